@@ -1,0 +1,77 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// asyncctx::AsyncResource: host-originated asynchronous work.
+//
+// Create one when the host starts something that will call back into
+// JavaScript later (a timer, a socket read, a thread-pool job). It takes a new
+// async id, records the trigger id and the context frame that are current at
+// creation, and emits the `init` hook. Run each callback for it through a
+// CallbackScope (or MakeCallback), which enters that frame so that
+// AsyncLocalStorage stores and AsyncContext variables flow from the code that
+// started the work to the code that handles its completion.
+//
+// Destroying the C++ object emits the `destroy` hook.
+
+#ifndef ASYNCCTX_ASYNC_RESOURCE_H_
+#define ASYNCCTX_ASYNC_RESOURCE_H_
+
+#include <string>
+
+#include "v8-context.h"
+#include "v8-local-handle.h"
+#include "v8-object.h"
+#include "v8-persistent-handle.h"
+
+namespace asyncctx {
+
+class Runtime;
+
+class AsyncResource {
+ public:
+  // Creates a resource of `type` (e.g. "Timeout") in `context`, which must be
+  // installed. `resource` is the JavaScript object that
+  // executionAsyncResource() returns inside its callbacks and that hooks
+  // receive; when empty, a new plain object is created. `trigger_async_id`
+  // defaults (when < 0) to the current execution async id.
+  //
+  // Must be called inside a HandleScope, with `context`'s isolate entered.
+  AsyncResource(v8::Local<v8::Context> context,
+                const char* type,
+                v8::Local<v8::Object> resource = v8::Local<v8::Object>(),
+                double trigger_async_id = -1);
+
+  // Emits `destroy` unless EmitDestroy() already did.
+  ~AsyncResource();
+
+  AsyncResource(const AsyncResource&) = delete;
+  AsyncResource& operator=(const AsyncResource&) = delete;
+
+  // Emits the `destroy` hook now. Later calls do nothing.
+  void EmitDestroy();
+
+  double async_id() const { return async_id_; }
+  double trigger_async_id() const { return trigger_async_id_; }
+  const std::string& type() const { return type_; }
+
+  v8::Local<v8::Object> resource() const;
+  v8::Local<v8::Context> context() const;
+  // The context frame captured at creation (undefined: the root frame).
+  v8::Local<v8::Value> frame() const;
+
+ private:
+  friend class CallbackScope;
+
+  Runtime* runtime_;
+  v8::Isolate* isolate_;
+  double async_id_;
+  double trigger_async_id_;
+  std::string type_;
+  bool destroyed_ = false;
+  v8::Global<v8::Context> context_;
+  v8::Global<v8::Object> resource_;
+  v8::Global<v8::Value> frame_;
+};
+
+}  // namespace asyncctx
+
+#endif  // ASYNCCTX_ASYNC_RESOURCE_H_

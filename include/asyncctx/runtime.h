@@ -1,0 +1,184 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// asyncctx::Runtime: the per-isolate owner of all async-context state.
+//
+// One Runtime exists per v8::Isolate that uses asyncctx. It owns the async id
+// counters, the execution-resource stack, hook bookkeeping and the pending
+// destroy queue. It holds no global state, so isolates on different threads
+// each get their own Runtime and never share anything.
+//
+// Typical embedding:
+//
+//   auto runtime = asyncctx::Runtime::Create(isolate);
+//   v8::Local<v8::Context> context = v8::Context::New(isolate);
+//   if (runtime->Install(context).IsNothing()) { /* exception pending */ }
+//   // ... run scripts; run every host callback through a CallbackScope ...
+//   runtime.reset();       // before isolate->Dispose()
+//
+// Threading: a Runtime is used only on the thread that owns its isolate
+// (under the isolate's v8::Locker if the host uses lockers).
+//
+// The host must set the isolate's microtask policy to kExplicit: the
+// outermost CallbackScope and Runtime::RunMicrotasks() run the checkpoint.
+
+#ifndef ASYNCCTX_RUNTIME_H_
+#define ASYNCCTX_RUNTIME_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "v8-context.h"
+#include "v8-isolate.h"
+#include "v8-local-handle.h"
+#include "v8-maybe.h"
+#include "v8-message.h"
+#include "v8-platform.h"
+#include "v8-promise.h"
+#include "v8-value.h"
+
+namespace asyncctx {
+
+class Runtime;
+
+// The v8::Isolate data slot (Isolate::SetData) in which asyncctx keeps the
+// isolate's Runtime. Hosts must leave this slot alone.
+inline constexpr uint32_t kIsolateDataSlot = 3;
+
+// What Runtime::Install() puts on a context's global object. Each member is
+// the global name to use; an empty string leaves that global out.
+struct InstallOptions {
+  std::string async_local_storage = "AsyncLocalStorage";
+  std::string async_resource = "AsyncResource";
+  std::string queue_microtask = "queueMicrotask";
+  // TC39 AsyncContext namespace: { Variable, Snapshot }.
+  std::string async_context = "AsyncContext";
+  // Namespace shaped like node:async_hooks: createHook, executionAsyncId,
+  // triggerAsyncId, executionAsyncResource, AsyncLocalStorage, AsyncResource.
+  std::string async_hooks = "asyncHooks";
+};
+
+// An exception that escaped a hook callback (init, before, after, destroy,
+// promiseResolve). Node.js treats it as fatal: it prints the stack and exits
+// with code 1 without running uncaught-exception handlers.
+struct HookError {
+  std::string hook_name;  // "init", "before", ...
+  std::string message;    // the exception converted to a string
+  std::string stack;      // the exception's stack, when it has one
+};
+
+// A promise rejection nobody handled by the end of a microtask checkpoint.
+// The handler runs inside the context frame that was current when the promise
+// was rejected, so AsyncLocalStorage stores and AsyncContext variables read
+// there see the rejecting request.
+using UnhandledRejectionHandler =
+    std::function<void(v8::Local<v8::Context> context,
+                       v8::Local<v8::Promise> promise,
+                       v8::Local<v8::Value> reason)>;
+
+// Called when a hook callback throws. The default prints the error and its
+// stack to stderr and calls std::exit(1), as Node.js does.
+using HookErrorHandler =
+    std::function<void(v8::Isolate* isolate, const HookError& error)>;
+
+// Called for an exception thrown by a microtask queued with queueMicrotask or
+// by a callback run through a CallbackScope, which no JavaScript caught.
+// The default prints it to stderr. The shell exits with code 1.
+using UncaughtExceptionHandler =
+    std::function<void(v8::Local<v8::Context> context,
+                       v8::Local<v8::Value> exception,
+                       v8::Local<v8::Message> message)>;
+
+// Posts a task that the host must run later on the isolate's thread, outside
+// of garbage collection (used to emit batched destroy hooks). The default
+// posts to the platform's foreground task runner for the isolate.
+using TaskPoster = std::function<void(std::function<void()> task)>;
+
+struct RuntimeOptions {
+  // Repair V8 10.2's loss of context in thenable jobs (`await thenable`,
+  // `resolve(thenable)`) with promise hooks. The hooks are installed only
+  // after a non-root frame is first entered in a context. Hosts that know
+  // they have no custom thenables can turn this off for faster `await`.
+  // Ignored (always off) on V8 versions that propagate context by themselves.
+  bool thenable_repair = true;
+
+  // Index of the v8::Context embedder data slot asyncctx uses to find its
+  // per-context state. Choose another one if the host already uses it.
+  int context_embedder_index = 40;
+
+  // Platform used by the default TaskPoster. May be null when post_task is
+  // given, or when the host calls Runtime::EmitPendingDestroys() itself.
+  v8::Platform* platform = nullptr;
+
+  TaskPoster post_task;
+  HookErrorHandler on_hook_error;
+  UncaughtExceptionHandler on_uncaught_exception;
+  // When set, the Runtime installs the isolate's PromiseRejectCallback and
+  // reports unhandled rejections through this handler after each checkpoint.
+  UnhandledRejectionHandler on_unhandled_rejection;
+};
+
+class Runtime {
+ public:
+  // Creates the runtime for `isolate`. The isolate must outlive the runtime.
+  // Returns null (and prints why) if a runtime already exists for it.
+  static std::unique_ptr<Runtime> Create(v8::Isolate* isolate,
+                                         RuntimeOptions options = {});
+
+  // The runtime created for `isolate`, or null.
+  static Runtime* From(v8::Isolate* isolate);
+
+  virtual ~Runtime();
+
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  // Installs the globals chosen by `options` into `context` and prepares the
+  // context for callback scopes. Installing twice into one context fails
+  // with an Error thrown in JavaScript (Nothing is returned).
+  virtual v8::Maybe<bool> Install(v8::Local<v8::Context> context,
+                                  const InstallOptions& options = {}) = 0;
+
+  // True if Install() succeeded for `context`.
+  virtual bool IsInstalled(v8::Local<v8::Context> context) const = 0;
+
+  v8::Isolate* isolate() const { return isolate_; }
+
+  // The async id of the resource whose callback is running (1 at the top
+  // level of a script the host runs directly), and the id of the resource
+  // that caused it (0 at the top level).
+  virtual double ExecutionAsyncId() const = 0;
+  virtual double TriggerAsyncId() const = 0;
+
+  // Number of entries on the execution-resource stack.
+  virtual size_t ExecutionStackDepth() const = 0;
+
+  // Runs the microtask checkpoint, then reports unhandled rejections, and
+  // leaves the root frame current. Hosts call this after running a script
+  // outside of a CallbackScope.
+  virtual void RunMicrotasks(v8::Local<v8::Context> context) = 0;
+
+  // Number of AsyncResource objects currently registered for GC-driven
+  // destroy tracking (for tests and benchmarks).
+  virtual size_t TrackedResourceCount() const = 0;
+
+  // Emits destroy hooks for resources collected by the GC since the last
+  // call. Normally run by the posted task; hosts may call it directly.
+  virtual void EmitPendingDestroys() = 0;
+
+  // Turns the thenable repair on or off for contexts installed later and for
+  // existing ones (see RuntimeOptions::thenable_repair).
+  virtual void SetThenableRepair(bool enabled) = 0;
+
+ protected:
+  explicit Runtime(v8::Isolate* isolate) : isolate_(isolate) {}
+
+ private:
+  v8::Isolate* const isolate_;
+};
+
+}  // namespace asyncctx
+
+#endif  // ASYNCCTX_RUNTIME_H_

@@ -1,0 +1,13 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// The asyncctx library version.
+
+#ifndef ASYNCCTX_VERSION_H_
+#define ASYNCCTX_VERSION_H_
+
+#define ASYNCCTX_VERSION_MAJOR 0
+#define ASYNCCTX_VERSION_MINOR 1
+#define ASYNCCTX_VERSION_PATCH 0
+#define ASYNCCTX_VERSION_STRING "0.1.0"
+
+#endif  // ASYNCCTX_VERSION_H_

@@ -1,0 +1,76 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+
+#include "asyncctx/async_resource.h"
+
+#include "src/errors.h"
+#include "src/frame.h"
+#include "src/runtime_impl.h"
+#include "v8-function.h"
+#include "v8-primitive.h"
+
+namespace asyncctx {
+
+AsyncResource::AsyncResource(v8::Local<v8::Context> context,
+                             const char* type,
+                             v8::Local<v8::Object> resource,
+                             double trigger_async_id)
+    : isolate_(context.IsEmpty() ? nullptr : context->GetIsolate()),
+      type_(type != nullptr ? type : "") {
+  if (isolate_ == nullptr) FatalUsage("AsyncResource", "the context is empty");
+  RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "AsyncResource");
+  ContextState* state = runtime->StateForOrDie(context, "AsyncResource");
+  runtime_ = runtime;
+  ExecutionStack& stack = runtime->stack();
+  async_id_ = stack.NewAsyncId();
+  trigger_async_id_ =
+      trigger_async_id >= 0 ? trigger_async_id : stack.DefaultTriggerAsyncId();
+  if (resource.IsEmpty()) resource = v8::Object::New(isolate_);
+  context_.Reset(isolate_, context);
+  resource_.Reset(isolate_, resource);
+  frame_.Reset(isolate_, CurrentFrame(context));
+
+  if (state->HasHooks(kHookInit)) {
+    v8::Local<v8::Function> emit = state->emit_init.Get(isolate_);
+    v8::Local<v8::String> type_string;
+    if (!emit.IsEmpty() &&
+        v8::String::NewFromUtf8(isolate_, type_.c_str()).ToLocal(&type_string)) {
+      v8::Context::Scope context_scope(context);
+      v8::Local<v8::Value> argv[] = {
+          v8::Number::New(isolate_, async_id_), type_string,
+          v8::Number::New(isolate_, trigger_async_id_), resource};
+      (void)emit->Call(context, v8::Undefined(isolate_), 4, argv).IsEmpty();
+    }
+  }
+}
+
+AsyncResource::~AsyncResource() {
+  EmitDestroy();
+}
+
+void AsyncResource::EmitDestroy() {
+  if (destroyed_) return;
+  destroyed_ = true;
+  // The runtime may be gone (the host tore it down first); then no hook can
+  // observe the destroy anyway.
+  if (Runtime::From(isolate_) != runtime_) return;
+  auto* runtime = static_cast<RuntimeImpl*>(runtime_);
+  v8::HandleScope handle_scope(isolate_);
+  ContextState* state = runtime->StateFor(context_.Get(isolate_));
+  if (state != nullptr && state->HasHooks(kHookDestroy)) {
+    runtime->QueueDestroy(state, async_id_);
+  }
+}
+
+v8::Local<v8::Object> AsyncResource::resource() const {
+  return resource_.Get(isolate_);
+}
+
+v8::Local<v8::Context> AsyncResource::context() const {
+  return context_.Get(isolate_);
+}
+
+v8::Local<v8::Value> AsyncResource::frame() const {
+  return frame_.Get(isolate_);
+}
+
+}  // namespace asyncctx

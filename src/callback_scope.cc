@@ -1,0 +1,127 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+
+#include "asyncctx/callback_scope.h"
+
+#include "asyncctx/async_resource.h"
+#include "src/errors.h"
+#include "src/frame.h"
+#include "src/runtime_impl.h"
+#include "src/v8_compat.h"
+#include "v8-exception.h"
+#include "v8-primitive.h"
+
+namespace asyncctx {
+
+namespace {
+
+void CallHook(v8::Isolate* isolate,
+              v8::Local<v8::Context> context,
+              const v8::Global<v8::Function>& hook,
+              double async_id) {
+  v8::Local<v8::Function> fn = hook.Get(isolate);
+  if (fn.IsEmpty()) return;
+  v8::Local<v8::Value> argv[] = {v8::Number::New(isolate, async_id)};
+  // Hook exceptions are reported by the JavaScript layer itself.
+  (void)fn->Call(context, v8::Undefined(isolate), 1, argv).IsEmpty();
+}
+
+}  // namespace
+
+CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
+    : resource_(resource), run_checkpoint_(checkpoint == Checkpoint::kRun) {
+  if (resource == nullptr) FatalUsage("CallbackScope", "the resource is null");
+  v8::Isolate* isolate = resource->isolate_;
+  if (Runtime::From(isolate) != resource->runtime_) {
+    FatalUsage("CallbackScope",
+               "the resource's Runtime has been destroyed (destroy host "
+               "AsyncResources before their Runtime)");
+  }
+  if (isolate->GetCurrentContext().IsEmpty() &&
+      !v8::Isolate::GetCurrent()) {
+    FatalUsage("CallbackScope", "the isolate is not entered");
+  }
+  runtime_ = static_cast<RuntimeImpl*>(resource->runtime_);
+  v8::HandleScope handle_scope(isolate);
+  v8::Local<v8::Context> context = resource->context();
+  context->Enter();
+  ContextState* state = runtime_->StateForOrDie(context, "CallbackScope");
+  outermost_ = runtime_->callback_scope_depth++ == 0;
+
+  ExecutionStack& stack = runtime_->stack();
+  depth_before_ = stack.depth();
+  saved_frame_.Reset(isolate, CurrentFrame(context));
+  if (!stack.Push(resource->async_id_, resource->trigger_async_id_)) {
+    FatalUsage("CallbackScope", "the async context stack is full");
+  }
+  runtime_->SetResource(state, context, depth_before_, resource->resource());
+  runtime_->EnterFrame(state, context, resource->frame());
+  if (state->HasHooks(kHookBefore)) {
+    CallHook(isolate, context, state->emit_before, resource->async_id_);
+  }
+}
+
+CallbackScope::~CallbackScope() {
+  v8::Isolate* isolate = resource_->isolate_;
+  v8::HandleScope handle_scope(isolate);
+  v8::Local<v8::Context> context = resource_->context();
+  ContextState* state = runtime_->StateFor(context);
+  bool terminating = isolate->IsExecutionTerminating();
+  if (state != nullptr && !failed_ && !terminating &&
+      state->HasHooks(kHookAfter)) {
+    CallHook(isolate, context, state->emit_after, resource_->async_id_);
+  }
+
+  ExecutionStack& stack = runtime_->stack();
+  if (stack.depth() == depth_before_ + 1 &&
+      stack.execution_async_id() == resource_->async_id_) {
+    stack.Pop(resource_->async_id_);
+  } else if (stack.depth() > depth_before_ && (terminating || failed_)) {
+    // An exception or TerminateExecution skipped JavaScript's own pops.
+    stack.UnwindTo(depth_before_);
+  } else {
+    ExecutionStack::FatalCorruption(stack.execution_async_id(),
+                                    resource_->async_id_);
+  }
+  if (state != nullptr) {
+    runtime_->SetResource(state, context, depth_before_,
+                          v8::Undefined(isolate));
+  }
+  compat::SetContinuationData(isolate, context, saved_frame_.Get(isolate));
+  saved_frame_.Reset();
+
+  runtime_->callback_scope_depth--;
+  if (outermost_ && run_checkpoint_ && !terminating) {
+    runtime_->RunMicrotasks(context);
+  }
+  context->Exit();
+}
+
+v8::MaybeLocal<v8::Value> MakeCallback(AsyncResource* resource,
+                                       v8::Local<v8::Value> recv,
+                                       v8::Local<v8::Function> fn,
+                                       int argc,
+                                       v8::Local<v8::Value> argv[]) {
+  v8::Isolate* isolate = resource->resource()->GetIsolate();
+  v8::EscapableHandleScope handle_scope(isolate);
+  v8::Local<v8::Context> context = resource->context();
+  v8::MaybeLocal<v8::Value> result;
+  {
+    CallbackScope scope(resource);
+    v8::TryCatch try_catch(isolate);
+    result = fn->Call(context, recv, argc, argv);
+    if (try_catch.HasCaught()) {
+      scope.MarkAsFailed();
+      if (!try_catch.HasTerminated()) {
+        auto* runtime = static_cast<RuntimeImpl*>(Runtime::From(isolate));
+        runtime->ReportUncaught(context, try_catch.Exception(),
+                                try_catch.Message());
+      }
+      return {};
+    }
+  }
+  v8::Local<v8::Value> value;
+  if (!result.ToLocal(&value)) return {};
+  return handle_scope.Escape(value);
+}
+
+}  // namespace asyncctx

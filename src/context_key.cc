@@ -1,0 +1,129 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+
+#include "asyncctx/context_key.h"
+
+#include "src/errors.h"
+#include "src/frame.h"
+#include "src/runtime_impl.h"
+#include "src/v8_compat.h"
+#include "v8-function.h"
+#include "v8-primitive.h"
+
+namespace asyncctx {
+
+ContextKey::ContextKey(v8::Local<v8::Context> context, const char* name)
+    : isolate_(context->GetIsolate()) {
+  RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "ContextKey");
+  runtime->StateForOrDie(context, "ContextKey");
+  v8::HandleScope handle_scope(isolate_);
+  v8::Local<v8::Object> key = v8::Object::New(isolate_);
+  v8::Local<v8::String> name_string;
+  if (name != nullptr &&
+      v8::String::NewFromUtf8(isolate_, name).ToLocal(&name_string)) {
+    (void)key->Set(context,
+                   v8::String::NewFromUtf8Literal(isolate_, "name"),
+                   name_string).IsNothing();
+  }
+  key_.Reset(isolate_, key);
+}
+
+std::unique_ptr<ContextKey> ContextKey::FromJavaScript(
+    v8::Local<v8::Context> context,
+    v8::Local<v8::Value> store) {
+  v8::Isolate* isolate = context->GetIsolate();
+  RuntimeImpl* runtime = RuntimeForOrDie(isolate, "ContextKey::FromJavaScript");
+  runtime->StateForOrDie(context, "ContextKey::FromJavaScript");
+  if (!store->IsObject()) return nullptr;
+  v8::HandleScope handle_scope(isolate);
+  v8::Local<v8::Object> object = store.As<v8::Object>();
+  auto is_instance_of = [&](const char* path0, const char* path1) {
+    v8::Local<v8::Value> value = context->Global();
+    for (const char* part : {path0, path1}) {
+      if (part == nullptr) break;
+      if (!value->IsObject() ||
+          !value.As<v8::Object>()
+               ->Get(context, v8::String::NewFromUtf8(isolate, part)
+                                  .ToLocalChecked())
+               .ToLocal(&value)) {
+        return false;
+      }
+    }
+    if (!value->IsFunction()) return false;
+    return object->InstanceOf(context, value.As<v8::Object>()).FromMaybe(false);
+  };
+  const char* method = nullptr;
+  if (is_instance_of("AsyncLocalStorage", nullptr)) {
+    method = "getStore";
+  } else if (is_instance_of("AsyncContext", "Variable")) {
+    method = "get";
+  } else {
+    return nullptr;
+  }
+  v8::Local<v8::Value> getter;
+  if (!object
+           ->Get(context, v8::String::NewFromUtf8(isolate, method)
+                              .ToLocalChecked())
+           .ToLocal(&getter) ||
+      !getter->IsFunction()) {
+    return nullptr;
+  }
+  std::unique_ptr<ContextKey> key(new ContextKey(isolate));
+  key->key_.Reset(isolate, object);
+  key->getter_.Reset(isolate, getter.As<v8::Function>());
+  return key;
+}
+
+ContextKey::~ContextKey() = default;
+
+v8::MaybeLocal<v8::Value> ContextKey::Get(
+    v8::Local<v8::Context> context) const {
+  v8::EscapableHandleScope handle_scope(isolate_);
+  if (!getter_.IsEmpty()) {
+    v8::Local<v8::Value> result;
+    if (!getter_.Get(isolate_)
+             ->Call(context, key_.Get(isolate_), 0, nullptr)
+             .ToLocal(&result)) {
+      return {};
+    }
+    return handle_scope.Escape(result);
+  }
+  v8::Local<v8::Value> value;
+  if (!FrameLookup(context, CurrentFrame(context), key_.Get(isolate_),
+                   &value)) {
+    value = v8::Undefined(isolate_);
+  }
+  return handle_scope.Escape(value);
+}
+
+bool ContextKey::Has(v8::Local<v8::Context> context) const {
+  v8::HandleScope handle_scope(isolate_);
+  v8::Local<v8::Value> value;
+  return FrameLookup(context, CurrentFrame(context), key_.Get(isolate_),
+                     &value);
+}
+
+ContextKey::Scope::Scope(const ContextKey& key,
+                         v8::Local<v8::Context> context,
+                         v8::Local<v8::Value> value)
+    : isolate_(context->GetIsolate()) {
+  RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "ContextKey::Scope");
+  ContextState* state = runtime->StateForOrDie(context, "ContextKey::Scope");
+  v8::HandleScope handle_scope(isolate_);
+  v8::Local<v8::Value> previous = CurrentFrame(context);
+  context_.Reset(isolate_, context);
+  saved_frame_.Reset(isolate_, previous);
+  v8::Local<v8::Value> frame;
+  if (!FrameWith(state, context, previous, key.key_.Get(isolate_), value)
+           .ToLocal(&frame)) {
+    return;  // Only when the isolate is terminating.
+  }
+  runtime->EnterFrame(state, context, frame);
+}
+
+ContextKey::Scope::~Scope() {
+  v8::HandleScope handle_scope(isolate_);
+  compat::SetContinuationData(isolate_, context_.Get(isolate_),
+                              saved_frame_.Get(isolate_));
+}
+
+}  // namespace asyncctx

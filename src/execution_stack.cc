@@ -1,0 +1,50 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+
+#include "src/execution_stack.h"
+
+#include <sys/mman.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace asyncctx {
+
+ExecutionStack::ExecutionStack() {
+  // Address space only: the kernel commits zeroed pages on first touch and
+  // they stay committed (the high-water mark) until the runtime goes away.
+  memory_ = mmap(nullptr, kMemoryBytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (memory_ == MAP_FAILED) {
+    std::fprintf(stderr,
+                 "asyncctx: cannot reserve %zu bytes for the execution stack\n",
+                 kMemoryBytes);
+    std::abort();
+  }
+  fields_ = static_cast<double*>(memory_);
+  entries_ = fields_ + kFieldCount;
+  fields_[kExecutionAsyncId] = kTopLevelExecutionAsyncId;
+  fields_[kTriggerAsyncId] = kTopLevelTriggerAsyncId;
+  fields_[kAsyncIdCounter] = kTopLevelExecutionAsyncId;
+  fields_[kDefaultTriggerAsyncId] = -1;
+  fields_[kStackLength] = 0;
+  fields_[kStackCapacity] = static_cast<double>(kCapacity);
+}
+
+ExecutionStack::~ExecutionStack() {
+  if (owns_memory_) FreeMemory(memory_, kMemoryBytes, nullptr);
+}
+
+void ExecutionStack::FreeMemory(void* memory, size_t length, void*) {
+  munmap(memory, length);
+}
+
+void ExecutionStack::FatalCorruption(double current, double popped) {
+  std::fprintf(stderr,
+               "asyncctx: fatal: async context stack corruption: popping async "
+               "id %.0f but the current execution async id is %.0f\n",
+               popped, current);
+  std::fflush(stderr);
+  std::abort();
+}
+
+}  // namespace asyncctx

@@ -1,0 +1,843 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// The JavaScript layer of asyncctx, compiled once per context by
+// Runtime::Install() and called with the native binding.
+//
+// Why JavaScript: entering JavaScript from C++ is the expensive step in V8
+// (a native `run` calling back through Function::Call costs ~3x a JavaScript
+// `run` over native frame accessors), so everything that calls user code
+// synchronously lives here, over a few native primitives that own the state:
+//
+//   binding.getFrame() / binding.setFrame(f)   V8's continuation data (CPED)
+//   binding.fields     Float64Array shared by every context of the isolate:
+//                      current ids, id counter, stack depth
+//   binding.stack      Float64Array: saved (execution, trigger) id pairs
+//   binding.hookFields Float64Array of this context: hook counts by kind
+//   binding.enqueueMicrotask(fn)   Isolate::EnqueueMicrotask
+//
+// A frame is an immutable array [key0, value0, key1, value1, ...]; undefined
+// is the root frame. Frames are never mutated after they are published.
+//
+// Nothing here is reachable from user code except the installed API.
+
+'use strict';
+
+(function(binding) {
+  const {
+    getFrame,
+    setFrame,
+    enqueueMicrotask,
+    fields,
+    stack,
+    hookFields,
+    updatePromiseHooks,
+    fatalStackCorruption,
+    reportHookError,
+    reportUncaught,
+    queueDestroy,
+  } = binding;
+
+  const ArrayIsArray = Array.isArray;
+  const NumberIsSafeInteger = Number.isSafeInteger;
+  const ObjectDefineProperty = Object.defineProperty;
+  const ObjectFreeze = Object.freeze;
+  const ReflectApply = Reflect.apply;
+  const SymbolFor = Symbol;
+  const FinalizationRegistryCtor = FinalizationRegistry;
+
+  // Indices into `fields` (kept in sync with src/execution_stack.h).
+  const kExecutionAsyncId = 0;
+  const kTriggerAsyncId = 1;
+  const kAsyncIdCounter = 2;
+  const kDefaultTriggerAsyncId = 3;
+  const kStackLength = 4;
+  const kStackCapacity = 5;
+
+  // Indices into `hookFields` (kept in sync with src/runtime_impl.h).
+  const kInit = 0;
+  const kBefore = 1;
+  const kAfter = 2;
+  const kDestroy = 3;
+  const kPromiseResolve = 4;
+  const kTotals = 5;
+  const kTrackedResources = 6;
+  const kThenableRepair = 7;
+  const kRepairActive = 8;
+
+  // ---------------------------------------------------------------------------
+  // Errors with Node.js's codes and wording.
+
+  function describeReceived(value) {
+    if (value == null) return ` Received ${value}`;
+    if (typeof value === 'function') {
+      return ` Received function ${value.name || '<anonymous>'}`;
+    }
+    if (typeof value === 'object') {
+      const ctor = safeConstructorName(value);
+      if (ctor) return ` Received an instance of ${ctor}`;
+      return ' Received [object Object]';
+    }
+    let shown;
+    if (typeof value === 'symbol') {
+      shown = value.toString();
+    } else if (typeof value === 'bigint') {
+      shown = `${value}n`;
+    } else if (typeof value === 'string') {
+      shown = value.length > 28 ? `'${value.slice(0, 25)}...'` : `'${value}'`;
+    } else {
+      shown = `${value}`;
+    }
+    return ` Received type ${typeof value} (${shown})`;
+  }
+
+  function safeConstructorName(value) {
+    try {
+      let proto = Object.getPrototypeOf(value);
+      while (proto !== null) {
+        const desc = Object.getOwnPropertyDescriptor(proto, 'constructor');
+        if (desc !== undefined && typeof desc.value === 'function' &&
+            desc.value.name !== '') {
+          return desc.value.name;
+        }
+        proto = Object.getPrototypeOf(proto);
+      }
+    } catch {
+      // A revoked Proxy or a throwing trap: describe it generically.
+    }
+    return '';
+  }
+
+  function makeError(Ctor, code, message) {
+    const err = new Ctor(message);
+    ObjectDefineProperty(err, 'code', {
+      value: code,
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
+    return err;
+  }
+
+  function invalidArgType(name, expected, value) {
+    return makeError(
+        TypeError, 'ERR_INVALID_ARG_TYPE',
+        `The "${name}" argument must be of type ${expected}.` +
+            describeReceived(value));
+  }
+
+  function validateFunction(value, name) {
+    if (typeof value !== 'function') {
+      throw invalidArgType(name, 'function', value);
+    }
+  }
+
+  function validateObjectOrUndefined(value, name) {
+    if (value !== undefined &&
+        (value === null || typeof value !== 'object' || ArrayIsArray(value))) {
+      throw invalidArgType(name, 'object', value);
+    }
+  }
+
+  // ---------------------------------------------------------------------------
+  // Frames.
+
+  function frameWith(frame, key, value) {
+    if (frame === undefined) return [key, value];
+    const n = frame.length;
+    for (let i = 0; i < n; i += 2) {
+      if (frame[i] === key) {
+        const copy = frame.slice();
+        copy[i + 1] = value;
+        return copy;
+      }
+    }
+    const copy = new Array(n + 2);
+    for (let i = 0; i < n; i++) copy[i] = frame[i];
+    copy[n] = key;
+    copy[n + 1] = value;
+    return copy;
+  }
+
+  function frameWithout(frame, key) {
+    if (frame === undefined) return undefined;
+    const n = frame.length;
+    for (let i = 0; i < n; i += 2) {
+      if (frame[i] === key) {
+        if (n === 2) return undefined;
+        const copy = frame.slice();
+        copy.splice(i, 2);
+        return copy;
+      }
+    }
+    return frame;
+  }
+
+  // Returns the index of `key`'s value in `frame`, or -1.
+  function frameLookup(frame, key) {
+    if (frame === undefined) return -1;
+    const n = frame.length;
+    for (let i = 0; i < n; i += 2) {
+      if (frame[i] === key) return i + 1;
+    }
+    return -1;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Execution stack (the storage is native memory shared with C++).
+
+  // executionAsyncResource() for each stack entry; index = depth - 1.
+  const resources = [];
+  // What executionAsyncResource() returns at the top level.
+  const topLevelResource = ObjectFreeze({__proto__: null});
+
+  function pushAsyncContext(asyncId, triggerAsyncId, resource) {
+    const depth = fields[kStackLength];
+    if (depth >= fields[kStackCapacity]) {
+      throw new RangeError('Maximum async context stack size exceeded');
+    }
+    const offset = depth * 2;
+    stack[offset] = fields[kExecutionAsyncId];
+    stack[offset + 1] = fields[kTriggerAsyncId];
+    fields[kStackLength] = depth + 1;
+    fields[kExecutionAsyncId] = asyncId;
+    fields[kTriggerAsyncId] = triggerAsyncId;
+    resources[depth] = resource;
+  }
+
+  function popAsyncContext(asyncId) {
+    const depth = fields[kStackLength];
+    if (depth === 0) return false;
+    if (fields[kExecutionAsyncId] !== asyncId) {
+      // Never returns: this is stack corruption.
+      fatalStackCorruption(fields[kExecutionAsyncId], asyncId);
+    }
+    const offset = (depth - 1) * 2;
+    fields[kExecutionAsyncId] = stack[offset];
+    fields[kTriggerAsyncId] = stack[offset + 1];
+    fields[kStackLength] = depth - 1;
+    resources[depth - 1] = undefined;
+    return depth > 1;
+  }
+
+  function newAsyncId() {
+    return ++fields[kAsyncIdCounter];
+  }
+
+  function executionAsyncId() {
+    return fields[kExecutionAsyncId];
+  }
+
+  function triggerAsyncId() {
+    return fields[kTriggerAsyncId];
+  }
+
+  function defaultTriggerAsyncId() {
+    const id = fields[kDefaultTriggerAsyncId];
+    return id < 0 ? fields[kExecutionAsyncId] : id;
+  }
+
+  function executionAsyncResource() {
+    const depth = fields[kStackLength];
+    if (depth === 0) return topLevelResource;
+    const resource = resources[depth - 1];
+    return resource === undefined ? topLevelResource : resource;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Hooks (createHook). Hook lists are copied on write, so enabling or
+  // disabling a hook while hooks run takes effect at the next event, as
+  // Node.js documents.
+
+  let activeHooks = [];
+
+  function callHooks(kind, name, a, b, c, d) {
+    const hooks = activeHooks;
+    for (let i = 0; i < hooks.length; i++) {
+      const fn = hooks[i][kind];
+      if (fn === undefined) continue;
+      try {
+        ReflectApply(fn, hooks[i].hook, [a, b, c, d]);
+      } catch (err) {
+        reportHookError(name, err);
+      }
+    }
+  }
+
+  function emitInit(asyncId, type, triggerAsyncId, resource) {
+    if (hookFields[kInit] > 0) {
+      callHooks('init', 'init', asyncId, type, triggerAsyncId, resource);
+    }
+  }
+
+  function emitBefore(asyncId) {
+    if (hookFields[kBefore] > 0) callHooks('before', 'before', asyncId);
+  }
+
+  function emitAfter(asyncId) {
+    if (hookFields[kAfter] > 0) callHooks('after', 'after', asyncId);
+  }
+
+  function emitDestroyNow(asyncId) {
+    if (hookFields[kDestroy] > 0) callHooks('destroy', 'destroy', asyncId);
+  }
+
+  function emitPromiseResolve(asyncId) {
+    if (hookFields[kPromiseResolve] > 0) {
+      callHooks('promiseResolve', 'promiseResolve', asyncId);
+    }
+  }
+
+  // Called by C++ with a batch of ids (from the posted destroy task).
+  function emitDestroyBatch(ids) {
+    for (let i = 0; i < ids.length; i++) emitDestroyNow(ids[i]);
+  }
+
+  const kHookKinds = ['init', 'before', 'after', 'destroy', 'promiseResolve'];
+  const kHookFieldOf = {
+    init: kInit,
+    before: kBefore,
+    after: kAfter,
+    destroy: kDestroy,
+    promiseResolve: kPromiseResolve,
+  };
+
+  class AsyncHook {
+    #record;
+    #enabled = false;
+
+    constructor(callbacks) {
+      const record = {__proto__: null, hook: this};
+      for (const kind of kHookKinds) {
+        const fn = callbacks[kind];
+        if (fn !== undefined && typeof fn !== 'function') {
+          throw makeError(TypeError, 'ERR_ASYNC_CALLBACK',
+                          `hook.${kind} must be a function`);
+        }
+        record[kind] = fn;
+      }
+      this.#record = record;
+    }
+
+    enable() {
+      if (this.#enabled) return this;
+      this.#enabled = true;
+      const record = this.#record;
+      activeHooks = [...activeHooks, record];
+      for (const kind of kHookKinds) {
+        if (record[kind] !== undefined) hookFields[kHookFieldOf[kind]]++;
+      }
+      hookFields[kTotals]++;
+      refreshPromiseHooks();
+      return this;
+    }
+
+    disable() {
+      if (!this.#enabled) return this;
+      this.#enabled = false;
+      const record = this.#record;
+      activeHooks = activeHooks.filter((r) => r !== record);
+      for (const kind of kHookKinds) {
+        if (record[kind] !== undefined) hookFields[kHookFieldOf[kind]]--;
+      }
+      hookFields[kTotals]--;
+      refreshPromiseHooks();
+      return this;
+    }
+  }
+
+  function createHook(callbacks) {
+    if (callbacks === null || typeof callbacks !== 'object') {
+      throw invalidArgType('options', 'object', callbacks);
+    }
+    return new AsyncHook(callbacks);
+  }
+
+  // ---------------------------------------------------------------------------
+  // Promise hooks: PROMISE resources for createHook, and the thenable repair
+  // (V8 10.2 runs thenable jobs in whatever frame is current; the promise the
+  // job resolves was created in the awaiting frame, so record the frame at
+  // init and enter it around the job).
+
+  const kPromiseFrame = SymbolFor('asyncctx.frame');
+  const kPromiseAsyncId = SymbolFor('asyncctx.asyncId');
+  const kPromiseTriggerId = SymbolFor('asyncctx.triggerAsyncId');
+  // Frames saved by `before`, restored by `after` (jobs do not nest, but
+  // a host may run a checkpoint inside a job).
+  const savedFrames = [];
+  const kNoSwap = {};
+
+  function promiseInitHook(promise, parent) {
+    if (hookFields[kRepairActive] > 0) {
+      const frame = getFrame();
+      if (frame !== undefined) promise[kPromiseFrame] = frame;
+    }
+    if (hookFields[kTotals] > 0) {
+      const asyncId = newAsyncId();
+      const parentId = parent !== undefined ? parent[kPromiseAsyncId] : undefined;
+      const trigger =
+          parentId !== undefined ? parentId : defaultTriggerAsyncId();
+      promise[kPromiseAsyncId] = asyncId;
+      promise[kPromiseTriggerId] = trigger;
+      emitInit(asyncId, 'PROMISE', trigger, promise);
+    }
+  }
+
+  function promiseBeforeHook(promise) {
+    if (hookFields[kRepairActive] > 0) {
+      const frame = promise[kPromiseFrame];
+      if (frame !== undefined) {
+        savedFrames.push(getFrame());
+        setFrame(frame);
+      } else {
+        savedFrames.push(kNoSwap);
+      }
+    }
+    const asyncId = promise[kPromiseAsyncId];
+    if (asyncId !== undefined && hookFields[kTotals] > 0) {
+      pushAsyncContext(asyncId, promise[kPromiseTriggerId], promise);
+      emitBefore(asyncId);
+    }
+  }
+
+  function promiseAfterHook(promise) {
+    const asyncId = promise[kPromiseAsyncId];
+    if (asyncId !== undefined && fields[kExecutionAsyncId] === asyncId) {
+      emitAfter(asyncId);
+      popAsyncContext(asyncId);
+    }
+    if (savedFrames.length > 0) {
+      const frame = savedFrames.pop();
+      if (frame !== kNoSwap) setFrame(frame);
+    }
+  }
+
+  function promiseResolveHook(promise) {
+    const asyncId = promise[kPromiseAsyncId];
+    if (asyncId !== undefined) emitPromiseResolve(asyncId);
+  }
+
+  // Installs or removes V8's promise hooks for this context, depending on
+  // whether a hook wants promise events or the thenable repair is active.
+  function refreshPromiseHooks() {
+    const wantRepair = hookFields[kRepairActive] > 0;
+    const wantEvents = hookFields[kInit] + hookFields[kBefore] +
+        hookFields[kAfter] + hookFields[kPromiseResolve] > 0;
+    if (wantRepair || wantEvents) {
+      updatePromiseHooks(
+          promiseInitHook, promiseBeforeHook, promiseAfterHook,
+          wantEvents && hookFields[kPromiseResolve] > 0 ? promiseResolveHook :
+                                                          undefined);
+    } else {
+      updatePromiseHooks();
+    }
+  }
+
+  // ---------------------------------------------------------------------------
+  // Destroy tracking. GC-driven destroy is registered only when a destroy
+  // hook is enabled at construction; V8 runs the registry's cleanup from a
+  // task, outside of GC.
+
+  const destroyRegistry = new FinalizationRegistryCtor((asyncId) => {
+    hookFields[kTrackedResources]--;
+    emitDestroyNow(asyncId);
+  });
+
+  // ---------------------------------------------------------------------------
+  // AsyncResource.
+
+  class AsyncResource {
+    #asyncId;
+    #triggerAsyncId;
+    #frame;
+    #destroyed = false;
+    #tracked = false;
+
+    constructor(type, options) {
+      if (typeof type !== 'string') throw invalidArgType('type', 'string', type);
+      let triggerAsyncId;
+      let requireManualDestroy = false;
+      if (typeof options === 'number') {
+        triggerAsyncId = options;
+      } else if (options === undefined || options === null) {
+        triggerAsyncId = defaultTriggerAsyncId();
+      } else {
+        triggerAsyncId = options.triggerAsyncId;
+        if (triggerAsyncId === undefined) {
+          triggerAsyncId = defaultTriggerAsyncId();
+        }
+        requireManualDestroy = !!options.requireManualDestroy;
+      }
+      if (!NumberIsSafeInteger(triggerAsyncId) || triggerAsyncId < -1) {
+        throw makeError(RangeError, 'ERR_INVALID_ASYNC_ID',
+                        `Invalid triggerAsyncId value: ${
+                            typeof triggerAsyncId === 'symbol' ?
+                                triggerAsyncId.toString() :
+                                triggerAsyncId}`);
+      }
+      this.#frame = getFrame();
+      const asyncId = ++fields[kAsyncIdCounter];
+      this.#asyncId = asyncId;
+      this.#triggerAsyncId = triggerAsyncId;
+      if (hookFields[kTotals] > 0) {
+        if (hookFields[kInit] > 0) {
+          if (type.length === 0) {
+            throw makeError(TypeError, 'ERR_ASYNC_TYPE',
+                            `Invalid name for async "type": ${type}`);
+          }
+          emitInit(asyncId, type, triggerAsyncId, this);
+        }
+        if (hookFields[kDestroy] > 0 && !requireManualDestroy) {
+          this.#tracked = true;
+          hookFields[kTrackedResources]++;
+          destroyRegistry.register(this, asyncId, this);
+        }
+      }
+    }
+
+    runInAsyncScope(fn, thisArg, ...args) {
+      if (typeof fn !== 'function') throw invalidArgType('fn', 'function', fn);
+      const asyncId = this.#asyncId;
+      const previousFrame = getFrame();
+      pushAsyncContext(asyncId, this.#triggerAsyncId, this);
+      setFrame(this.#frame);
+      try {
+        if (hookFields[kBefore] > 0) emitBefore(asyncId);
+        return ReflectApply(fn, thisArg, args);
+      } finally {
+        if (hookFields[kAfter] > 0) emitAfter(asyncId);
+        setFrame(previousFrame);
+        popAsyncContext(asyncId);
+      }
+    }
+
+    emitDestroy() {
+      if (!this.#destroyed) {
+        this.#destroyed = true;
+        if (this.#tracked) {
+          this.#tracked = false;
+          hookFields[kTrackedResources]--;
+          destroyRegistry.unregister(this);
+        }
+        if (hookFields[kDestroy] > 0) queueDestroy(this.#asyncId);
+      }
+      return this;
+    }
+
+    asyncId() {
+      return this.#asyncId;
+    }
+
+    triggerAsyncId() {
+      return this.#triggerAsyncId;
+    }
+
+    bind(fn, thisArg) {
+      validateFunction(fn, 'fn');
+      const resource = this;
+      let bound;
+      if (thisArg === undefined) {
+        bound = function(...args) {
+          return resource.runInAsyncScope(fn, this, ...args);
+        };
+      } else {
+        bound = function(...args) {
+          return resource.runInAsyncScope(fn, thisArg, ...args);
+        };
+      }
+      ObjectDefineProperty(bound, 'length', {
+        value: fn.length,
+        configurable: true,
+        enumerable: false,
+        writable: false,
+      });
+      ObjectDefineProperty(bound, 'asyncResource', {
+        value: this,
+        configurable: true,
+        enumerable: true,
+        writable: true,
+      });
+      return bound;
+    }
+
+    static bind(fn, type, thisArg) {
+      validateFunction(fn, 'fn');
+      type = type || fn.name || 'bound-anonymous-fn';
+      return new AsyncResource(type).bind(fn, thisArg);
+    }
+  }
+
+  // ---------------------------------------------------------------------------
+  // AsyncLocalStorage. The instance itself is its key in frames.
+
+  class AsyncLocalStorage {
+    #enabled = true;
+    #defaultValue;
+    #name;
+
+    constructor(options) {
+      validateObjectOrUndefined(options, 'options');
+      this.#defaultValue = options === undefined ? undefined : options.defaultValue;
+      const name = options === undefined ? undefined : options.name;
+      this.#name = name === undefined ? '' : `${name}`;
+    }
+
+    get name() {
+      return this.#name;
+    }
+
+    static bind(fn) {
+      return AsyncResource.bind(fn);
+    }
+
+    static snapshot() {
+      return AsyncResource.bind(runWithArgs, 'AsyncLocalStorageSnapshot');
+    }
+
+    disable() {
+      this.#enabled = false;
+    }
+
+    getStore() {
+      if (!this.#enabled) return undefined;
+      const frame = getFrame();
+      if (frame !== undefined) {
+        const n = frame.length;
+        for (let i = 0; i < n; i += 2) {
+          if (frame[i] === this) return frame[i + 1];
+        }
+      }
+      return this.#defaultValue;
+    }
+
+    enterWith(store) {
+      this.#enabled = true;
+      setFrame(frameWith(getFrame(), this, store));
+    }
+
+    run(store, callback, ...args) {
+      if (typeof callback !== 'function') {
+        throw invalidArgType('callback', 'function', callback);
+      }
+      this.#enabled = true;
+      const previous = getFrame();
+      setFrame(frameWith(previous, this, store));
+      try {
+        return ReflectApply(callback, undefined, args);
+      } finally {
+        setFrame(previous);
+      }
+    }
+
+    exit(callback, ...args) {
+      if (typeof callback !== 'function') {
+        throw invalidArgType('callback', 'function', callback);
+      }
+      const previous = getFrame();
+      setFrame(frameWithout(previous, this));
+      try {
+        return ReflectApply(callback, undefined, args);
+      } finally {
+        setFrame(previous);
+      }
+    }
+  }
+
+  function runWithArgs(fn, ...args) {
+    return ReflectApply(fn, undefined, args);
+  }
+
+  // ---------------------------------------------------------------------------
+  // TC39 AsyncContext.
+
+  class Variable {
+    #name;
+    #defaultValue;
+
+    constructor(options) {
+      validateObjectOrUndefined(options, 'options');
+      let name = '';
+      let defaultValue;
+      if (options !== undefined) {
+        if (options.name !== undefined) name = `${options.name}`;
+        defaultValue = options.defaultValue;
+      }
+      this.#name = name;
+      this.#defaultValue = defaultValue;
+    }
+
+    get name() {
+      return this.#name;
+    }
+
+    get() {
+      const frame = getFrame();
+      if (frame !== undefined) {
+        const n = frame.length;
+        for (let i = 0; i < n; i += 2) {
+          if (frame[i] === this) return frame[i + 1];
+        }
+      }
+      return this.#defaultValue;
+    }
+
+    run(value, fn, ...args) {
+      if (typeof fn !== 'function') throw invalidArgType('fn', 'function', fn);
+      const previous = getFrame();
+      setFrame(frameWith(previous, this, value));
+      try {
+        return ReflectApply(fn, undefined, args);
+      } finally {
+        setFrame(previous);
+      }
+    }
+  }
+
+  class Snapshot {
+    #frame = getFrame();
+
+    run(fn, ...args) {
+      if (typeof fn !== 'function') throw invalidArgType('fn', 'function', fn);
+      const previous = getFrame();
+      setFrame(this.#frame);
+      try {
+        return ReflectApply(fn, undefined, args);
+      } finally {
+        setFrame(previous);
+      }
+    }
+
+    static wrap(fn) {
+      if (typeof fn !== 'function') throw invalidArgType('fn', 'function', fn);
+      const frame = getFrame();
+      function wrapped(...args) {
+        const previous = getFrame();
+        setFrame(frame);
+        try {
+          return ReflectApply(fn, this, args);
+        } finally {
+          setFrame(previous);
+        }
+      }
+      ObjectDefineProperty(wrapped, 'name', {
+        value: `wrapped ${fn.name}`,
+        configurable: true,
+      });
+      ObjectDefineProperty(wrapped, 'length', {
+        value: fn.length,
+        configurable: true,
+      });
+      return wrapped;
+    }
+  }
+
+  Object.defineProperty(Variable.prototype, Symbol.toStringTag, {
+    value: 'AsyncContext.Variable',
+    configurable: true,
+  });
+  Object.defineProperty(Snapshot.prototype, Symbol.toStringTag, {
+    value: 'AsyncContext.Snapshot',
+    configurable: true,
+  });
+
+  const AsyncContext = ObjectFreeze({
+    __proto__: null,
+    Variable,
+    Snapshot,
+    [Symbol.toStringTag]: 'AsyncContext',
+  });
+
+  // ---------------------------------------------------------------------------
+  // queueMicrotask: the bare V8 microtask when the frame is the root and no
+  // hook is enabled; otherwise a wrapper that enters the caller's frame (and
+  // emits Microtask hook events) and restores the frame afterwards.
+
+  function queueMicrotask(callback) {
+    if (typeof callback !== 'function') {
+      throw invalidArgType('callback', 'function', callback);
+    }
+    const frame = getFrame();
+    if (hookFields[kTotals] === 0) {
+      if (frame === undefined) {
+        enqueueMicrotask(callback);
+        return;
+      }
+      enqueueMicrotask(() => {
+        const previous = getFrame();
+        setFrame(frame);
+        try {
+          callback();
+        } catch (err) {
+          reportUncaught(err);
+        } finally {
+          setFrame(previous);
+        }
+      });
+      return;
+    }
+    queueMicrotaskWithHooks(callback, frame);
+  }
+
+  function queueMicrotaskWithHooks(callback, frame) {
+    const asyncId = newAsyncId();
+    const trigger = defaultTriggerAsyncId();
+    const resource = {__proto__: null, callback};
+    emitInit(asyncId, 'Microtask', trigger, resource);
+    enqueueMicrotask(() => {
+      const previous = getFrame();
+      setFrame(frame);
+      pushAsyncContext(asyncId, trigger, resource);
+      try {
+        emitBefore(asyncId);
+        callback();
+        emitAfter(asyncId);
+      } catch (err) {
+        reportUncaught(err);
+      } finally {
+        popAsyncContext(asyncId);
+        setFrame(previous);
+        if (hookFields[kDestroy] > 0) queueDestroy(asyncId);
+      }
+    });
+  }
+
+  // ---------------------------------------------------------------------------
+  // The async_hooks namespace.
+
+  const asyncHooks = ObjectFreeze({
+    __proto__: null,
+    createHook,
+    executionAsyncId,
+    triggerAsyncId,
+    executionAsyncResource,
+    AsyncLocalStorage,
+    AsyncResource,
+    asyncWrapProviders: ObjectFreeze({__proto__: null}),
+  });
+
+  // Internal entry points for C++ (src/runtime_impl.cc), kept off the
+  // installed globals.
+  const internals = {
+    __proto__: null,
+    resources,
+    emitInit,
+    emitBefore,
+    emitAfter,
+    emitDestroyBatch,
+    refreshPromiseHooks,
+    frameWith,
+    frameLookup,
+  };
+
+  return {
+    __proto__: null,
+    exports: {
+      __proto__: null,
+      AsyncLocalStorage,
+      AsyncResource,
+      AsyncContext,
+      queueMicrotask,
+      asyncHooks,
+    },
+    internals,
+  };
+});

@@ -1,0 +1,152 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// RuntimeImpl: the implementation behind asyncctx::Runtime, and ContextState,
+// what the runtime keeps for each context it was installed into.
+//
+// Ownership and lifetimes:
+// * RuntimeImpl owns the ExecutionStack memory through a v8::BackingStore,
+//   so JavaScript views of it stay valid even if the runtime goes first.
+// * Each ContextState is owned by the runtime and freed when its context is
+//   collected (weak callback) or when the runtime is destroyed. The context
+//   holds the JavaScript layer strongly (embedder data); C++ holds it weakly,
+//   so nothing here keeps a context alive.
+// * Native bindings reach their ContextState through a small holder object;
+//   the runtime clears it on destruction so that late calls throw instead of
+//   touching freed memory.
+
+#ifndef ASYNCCTX_SRC_RUNTIME_IMPL_H_
+#define ASYNCCTX_SRC_RUNTIME_IMPL_H_
+
+#include <memory>
+#include <vector>
+
+#include "asyncctx/runtime.h"
+#include "src/execution_stack.h"
+#include "v8-array-buffer.h"
+#include "v8-function.h"
+#include "v8-object.h"
+#include "v8-persistent-handle.h"
+#include "v8-primitive.h"
+
+namespace asyncctx {
+
+class RuntimeImpl;
+
+// Indices into a context's hook fields (kept in sync with src/js/asyncctx.js).
+enum HookField {
+  kHookInit = 0,
+  kHookBefore = 1,
+  kHookAfter = 2,
+  kHookDestroy = 3,
+  kHookPromiseResolve = 4,
+  kHookTotals = 5,
+  kHookTrackedResources = 6,
+  kHookThenableRepair = 7,
+  kHookRepairActive = 8,
+  kHookFieldCount = 16,
+};
+
+struct ContextState {
+  RuntimeImpl* runtime;
+  v8::Global<v8::Context> context;  // weak; its callback frees this state
+  v8::Global<v8::Object> holder;    // weak; internal field 0 -> this
+  std::shared_ptr<v8::BackingStore> hook_store;
+  double* hook_fields = nullptr;
+
+  // The JavaScript layer's internal entry points (weak: the context keeps
+  // them alive through its embedder data).
+  v8::Global<v8::Array> resources;
+  v8::Global<v8::Function> emit_init;
+  v8::Global<v8::Function> emit_before;
+  v8::Global<v8::Function> emit_after;
+  v8::Global<v8::Function> emit_destroy_batch;
+  v8::Global<v8::Function> refresh_promise_hooks;
+  v8::Global<v8::Function> frame_with;
+
+  // Async ids waiting for their destroy hooks (emitted from a task).
+  std::vector<double> pending_destroys;
+
+  bool HasHooks(HookField field) const { return hook_fields[field] > 0; }
+};
+
+class RuntimeImpl final : public Runtime {
+ public:
+  RuntimeImpl(v8::Isolate* isolate, RuntimeOptions options);
+  ~RuntimeImpl() override;
+
+  // Runtime:
+  v8::Maybe<bool> Install(v8::Local<v8::Context> context,
+                          const InstallOptions& options) override;
+  bool IsInstalled(v8::Local<v8::Context> context) const override;
+  double ExecutionAsyncId() const override {
+    return stack_.execution_async_id();
+  }
+  double TriggerAsyncId() const override { return stack_.trigger_async_id(); }
+  size_t ExecutionStackDepth() const override { return stack_.depth(); }
+  void RunMicrotasks(v8::Local<v8::Context> context) override;
+  size_t TrackedResourceCount() const override;
+  void EmitPendingDestroys() override;
+  void SetThenableRepair(bool enabled) override;
+
+  // The state of an installed context, or null.
+  ContextState* StateFor(v8::Local<v8::Context> context) const;
+  // As StateFor, but a missing installation is a fatal usage error that
+  // names `api`.
+  ContextState* StateForOrDie(v8::Local<v8::Context> context,
+                              const char* api) const;
+
+  ExecutionStack& stack() { return stack_; }
+  const RuntimeOptions& options() const { return options_; }
+
+  // Makes `frame` the current frame of `context`, activating the thenable
+  // repair the first time a non-root frame is entered.
+  void EnterFrame(ContextState* state,
+                  v8::Local<v8::Context> context,
+                  v8::Local<v8::Value> frame);
+
+  // Writes `resource` as executionAsyncResource() for stack entry `index`.
+  void SetResource(ContextState* state,
+                   v8::Local<v8::Context> context,
+                   size_t index,
+                   v8::Local<v8::Value> resource);
+
+  void QueueDestroy(ContextState* state, double async_id);
+  void ReportHookError(const char* hook, v8::Local<v8::Value> error);
+  void ReportUncaught(v8::Local<v8::Context> context,
+                      v8::Local<v8::Value> error,
+                      v8::Local<v8::Message> message);
+
+  // Nesting of open CallbackScopes (the outermost runs the checkpoint).
+  int callback_scope_depth = 0;
+
+ private:
+  struct PendingRejection;
+
+  void ActivateThenableRepair(ContextState* state,
+                              v8::Local<v8::Context> context);
+  void ForgetState(ContextState* state);
+  void PostDestroyTask();
+  void ProcessUnhandledRejections();
+
+  static void OnContextCollected(const v8::WeakCallbackInfo<ContextState>&);
+  static void OnMessage(v8::Local<v8::Message> message,
+                        v8::Local<v8::Value> data);
+  static void OnPromiseReject(v8::PromiseRejectMessage message);
+
+  RuntimeOptions options_;
+  ExecutionStack stack_;
+  std::shared_ptr<v8::BackingStore> stack_store_;
+  std::vector<std::unique_ptr<ContextState>> states_;
+  std::vector<std::unique_ptr<PendingRejection>> pending_rejections_;
+  bool destroy_task_posted_ = false;
+  // Tasks posted to the platform hold a weak reference to this, so that a
+  // task running after the runtime is gone does nothing.
+  std::shared_ptr<RuntimeImpl*> alive_;
+};
+
+// The runtime of `isolate`, or a fatal usage error that names `api`.
+RuntimeImpl* RuntimeForOrDie(v8::Isolate* isolate, const char* api);
+
+}  // namespace asyncctx
+
+#endif  // ASYNCCTX_SRC_RUNTIME_IMPL_H_

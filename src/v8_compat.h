@@ -1,0 +1,73 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// The one place that knows which V8 version we compile against.
+//
+// V8 keeps one "continuation preserved embedder data" (CPED) value, which
+// promise reactions and `await` capture and restore. On V8 10.2 and 11.3 it
+// lives on the v8::Context; from V8 12 it lives on the isolate (and from 12.x
+// a V2 API takes Local<Data>). From V8 12.4, thenable jobs and
+// Isolate::EnqueueMicrotask also capture it, so the thenable repair and the
+// queueMicrotask wrapping are unnecessary there.
+//
+// Everything else in src/ goes through these functions and never tests
+// V8_MAJOR_VERSION itself.
+
+#ifndef ASYNCCTX_SRC_V8_COMPAT_H_
+#define ASYNCCTX_SRC_V8_COMPAT_H_
+
+#include "v8-context.h"
+#include "v8-isolate.h"
+#include "v8-local-handle.h"
+#include "v8-primitive.h"
+#include "v8-version.h"
+
+namespace asyncctx {
+namespace compat {
+
+#if V8_MAJOR_VERSION > 12 || (V8_MAJOR_VERSION == 12 && V8_MINOR_VERSION >= 4)
+// V8 propagates the continuation data through thenable jobs and enqueued
+// microtasks by itself.
+inline constexpr bool kV8PropagatesThenables = true;
+#else
+inline constexpr bool kV8PropagatesThenables = false;
+#endif
+
+#if V8_MAJOR_VERSION >= 12
+inline v8::Local<v8::Value> GetContinuationData(v8::Isolate* isolate,
+                                                v8::Local<v8::Context>) {
+#if defined(V8_HAS_CPED_V2) || V8_MAJOR_VERSION >= 13
+  v8::Local<v8::Data> data = isolate->GetContinuationPreservedEmbedderDataV2();
+  if (data.IsEmpty()) return v8::Undefined(isolate);
+  return data.As<v8::Value>();
+#else
+  return isolate->GetContinuationPreservedEmbedderData();
+#endif
+}
+
+inline void SetContinuationData(v8::Isolate* isolate,
+                                v8::Local<v8::Context>,
+                                v8::Local<v8::Value> value) {
+#if defined(V8_HAS_CPED_V2) || V8_MAJOR_VERSION >= 13
+  isolate->SetContinuationPreservedEmbedderDataV2(value);
+#else
+  isolate->SetContinuationPreservedEmbedderData(value);
+#endif
+}
+#else   // V8 10.x / 11.x: per-context data.
+inline v8::Local<v8::Value> GetContinuationData(
+    v8::Isolate*,
+    v8::Local<v8::Context> context) {
+  return context->GetContinuationPreservedEmbedderData();
+}
+
+inline void SetContinuationData(v8::Isolate*,
+                                v8::Local<v8::Context> context,
+                                v8::Local<v8::Value> value) {
+  context->SetContinuationPreservedEmbedderData(value);
+}
+#endif
+
+}  // namespace compat
+}  // namespace asyncctx
+
+#endif  // ASYNCCTX_SRC_V8_COMPAT_H_

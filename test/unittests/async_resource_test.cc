@@ -1,0 +1,17 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+
+#include "test/unittests/v8_fixture.h"
+
+namespace asyncctx {
+namespace test {
+namespace {
+
+using AsyncResourceTest = V8Test;
+
+TEST_F(AsyncResourceTest, PlaceholderBuilds) {
+  EXPECT_EQ(RunString("typeof AsyncResource"), "function");
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace asyncctx

@@ -1,0 +1,141 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+
+#include <thread>
+#include <vector>
+
+#include "test/unittests/v8_fixture.h"
+#include "v8-exception.h"
+#include "v8-primitive.h"
+
+namespace asyncctx {
+namespace test {
+namespace {
+
+using RuntimeTest = V8Test;
+
+TEST_F(RuntimeTest, InstallsTheGlobals) {
+  EXPECT_EQ(RunString("typeof AsyncLocalStorage"), "function");
+  EXPECT_EQ(RunString("typeof AsyncResource"), "function");
+  EXPECT_EQ(RunString("typeof queueMicrotask"), "function");
+  EXPECT_EQ(RunString("typeof AsyncContext.Variable"), "function");
+  EXPECT_EQ(RunString("typeof AsyncContext.Snapshot"), "function");
+  EXPECT_EQ(RunString("Object.keys(asyncHooks).sort().join()"),
+            "AsyncLocalStorage,AsyncResource,asyncWrapProviders,createHook,"
+            "executionAsyncId,executionAsyncResource,triggerAsyncId");
+  EXPECT_EQ(RunString("asyncHooks.AsyncResource === AsyncResource"), "true");
+}
+
+TEST_F(RuntimeTest, InstallingTwiceThrows) {
+  v8::TryCatch try_catch(isolate());
+  EXPECT_TRUE(runtime()->Install(context()).IsNothing());
+  ASSERT_TRUE(try_catch.HasCaught());
+  v8::String::Utf8Value message(isolate(), try_catch.Exception());
+  EXPECT_NE(std::string(*message).find("already called"), std::string::npos);
+}
+
+TEST_F(RuntimeTest, CustomNamesAndOmittedGlobals) {
+  v8::Local<v8::Context> other = v8::Context::New(isolate());
+  InstallOptions options;
+  options.async_local_storage = "ALS";
+  options.async_context = "";
+  ASSERT_TRUE(runtime()->Install(other, options).FromMaybe(false));
+  v8::Context::Scope scope(other);
+  auto eval = [&](const char* code) {
+    v8::Local<v8::Value> v =
+        v8::Script::Compile(other, v8::String::NewFromUtf8(isolate(), code)
+                                       .ToLocalChecked())
+            .ToLocalChecked()
+            ->Run(other)
+            .ToLocalChecked();
+    return std::string(*v8::String::Utf8Value(isolate(), v));
+  };
+  EXPECT_EQ(eval("typeof ALS"), "function");
+  EXPECT_EQ(eval("typeof AsyncLocalStorage"), "undefined");
+  EXPECT_EQ(eval("typeof AsyncContext"), "undefined");
+}
+
+TEST_F(RuntimeTest, TopLevelIds) {
+  EXPECT_EQ(RunNumber("asyncHooks.executionAsyncId()"), 1);
+  EXPECT_EQ(RunNumber("asyncHooks.triggerAsyncId()"), 0);
+  EXPECT_EQ(runtime()->ExecutionAsyncId(), 1);
+  EXPECT_EQ(runtime()->TriggerAsyncId(), 0);
+  EXPECT_EQ(RunString("const r1 = asyncHooks.executionAsyncResource();"
+                      "r1 === asyncHooks.executionAsyncResource()"),
+            "true");
+}
+
+TEST_F(RuntimeTest, TwoContextsShareIdsButNotGlobals) {
+  v8::Local<v8::Context> other = v8::Context::New(isolate());
+  ASSERT_TRUE(runtime()->Install(other).FromMaybe(false));
+  double first = RunNumber("new AsyncResource('A').asyncId()");
+  double second;
+  {
+    v8::Context::Scope scope(other);
+    second = v8::Script::Compile(
+                 other, v8::String::NewFromUtf8Literal(
+                            isolate(), "new AsyncResource('B').asyncId()"))
+                 .ToLocalChecked()
+                 ->Run(other)
+                 .ToLocalChecked()
+                 .As<v8::Number>()
+                 ->Value();
+    EXPECT_FALSE(other->Global()
+                     ->Get(other, v8::String::NewFromUtf8Literal(
+                                      isolate(), "AsyncResource"))
+                     .ToLocalChecked()
+                     ->StrictEquals(Run("AsyncResource")));
+  }
+  EXPECT_EQ(second, first + 1);
+}
+
+// The same work on 4 isolates on 4 threads gives identical results.
+TEST(RuntimeThreadTest, FourIsolatesOnFourThreads) {
+  const char* kScript = R"JS(
+    const als = new AsyncLocalStorage();
+    let log = [];
+    for (let i = 0; i < 200; i++) {
+      als.run(i, async () => {
+        await null;
+        const r = new AsyncResource('R');
+        log.push(als.getStore() + ':' + r.runInAsyncScope(
+            () => asyncHooks.executionAsyncId() - r.asyncId()));
+      });
+    }
+    globalThis.result = () => log.join(',') + '|' + new AsyncResource('X').asyncId();
+  )JS";
+  std::vector<std::string> results(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; t++) {
+    threads.emplace_back([&, t] {
+      TestIsolate env;
+      v8::Isolate::Scope isolate_scope(env.isolate());
+      v8::HandleScope handle_scope(env.isolate());
+      env.RunAndDrain(kScript);
+      results[t] = env.RunString("result()");
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_NE(results[0].find("199:0"), std::string::npos);
+  for (int t = 1; t < 4; t++) EXPECT_EQ(results[t], results[0]);
+}
+
+TEST(RuntimeLifetimeTest, CreateTwiceForOneIsolateFails) {
+  TestIsolate env;
+  EXPECT_EQ(Runtime::Create(env.isolate()), nullptr);
+  EXPECT_EQ(Runtime::From(env.isolate()), env.runtime());
+}
+
+TEST(RuntimeLifetimeTest, BindingsThrowAfterTheRuntimeIsDestroyed) {
+  TestIsolate env;
+  v8::Isolate::Scope isolate_scope(env.isolate());
+  v8::HandleScope handle_scope(env.isolate());
+  env.Run("globalThis.als = new AsyncLocalStorage();");
+  env.DestroyRuntime();
+  EXPECT_EQ(env.RunString(
+                "try { als.run(1, () => {}); 'no' } catch (e) { e.message }"),
+            "asyncctx: the Runtime of this context has been destroyed");
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace asyncctx
