@@ -1,15 +1,231 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// Context frames: AsyncLocalStorage and AsyncContext propagation on the real
+// V8 10.2 microtask queue.
 
 #include "test/unittests/v8_fixture.h"
+#include "v8-external.h"
+#include "v8-function.h"
+#include "v8-primitive.h"
 
 namespace asyncctx {
 namespace test {
 namespace {
 
-using FrameTest = V8Test;
+class FrameTest : public V8Test {
+ protected:
+  // Runs `source`, drains microtasks, then returns String(globalThis.out).
+  std::string Drain(const std::string& source) {
+    env().RunAndDrain("globalThis.out = []; " + source);
+    return RunString("out.join(',')");
+  }
+};
 
-TEST_F(FrameTest, PlaceholderBuilds) {
-  EXPECT_EQ(RunString("typeof AsyncResource"), "function");
+TEST_F(FrameTest, RunGetStoreAndRestore) {
+  EXPECT_EQ(Drain(R"JS(
+    const als = new AsyncLocalStorage();
+    out.push(als.getStore());
+    out.push(als.run(1, (a, b) => als.getStore() + a + b, 10, 100));
+    out.push(als.getStore());
+  )JS"),
+            ",111,");
+}
+
+TEST_F(FrameTest, RunRestoresOnThrowAndEnterWithDoesNotLeak) {
+  EXPECT_EQ(Drain(R"JS(
+    const a = new AsyncLocalStorage(), b = new AsyncLocalStorage();
+    try { a.run(1, () => { throw new Error('x'); }); } catch {}
+    out.push(a.getStore());
+    a.run(1, () => b.enterWith(2));
+    out.push(b.getStore());
+  )JS"),
+            ",");
+}
+
+TEST_F(FrameTest, DefaultValueAndPresentUndefined) {
+  EXPECT_EQ(Drain(R"JS(
+    const als = new AsyncLocalStorage({defaultValue: 'd', name: 'n'});
+    out.push(als.getStore(), als.name);
+    als.run(undefined, () => out.push(String(als.getStore())));
+    out.push(new AsyncLocalStorage().name === '');
+  )JS"),
+            "d,n,undefined,true");
+}
+
+TEST_F(FrameTest, ExitHidesFromSyncAndAsync) {
+  EXPECT_EQ(Drain(R"JS(
+    const als = new AsyncLocalStorage();
+    als.run(1, () => {
+      als.exit(() => {
+        out.push(String(als.getStore()));
+        Promise.resolve().then(() => out.push('then:' + als.getStore()));
+      });
+      out.push(als.getStore());
+    });
+  )JS"),
+            "undefined,1,then:undefined");
+}
+
+TEST_F(FrameTest, DisableIsInstanceWide) {
+  EXPECT_EQ(Drain(R"JS(
+    const als = new AsyncLocalStorage();
+    als.run(1, () => {
+      als.disable();
+      out.push(String(als.getStore()));
+      als.run(2, () => out.push(als.getStore()));
+    });
+  )JS"),
+            "undefined,2");
+}
+
+TEST_F(FrameTest, PromiseReactionsUseTheFrameOfThen) {
+  EXPECT_EQ(Drain(R"JS(
+    const als = new AsyncLocalStorage();
+    let resolve;
+    const p = als.run('create', () => new Promise((r) => { resolve = r; }));
+    als.run('then', () => p.then(() => out.push(als.getStore())));
+    als.run('resolve', () => resolve());
+    als.run('all', () => Promise.all([p, 1]).then(() => out.push(als.getStore())));
+  )JS"),
+            "then,all");
+}
+
+TEST_F(FrameTest, AwaitResumesInTheAwaitingFrame) {
+  EXPECT_EQ(Drain(R"JS(
+    const als = new AsyncLocalStorage();
+    async function f(id) {
+      await null;
+      out.push(id + ':' + als.getStore());
+      await new Promise((r) => r());
+      out.push(id + ':' + als.getStore());
+    }
+    als.run('a', () => f('a'));
+    als.run('b', () => f('b'));
+    out.push('sync:' + als.getStore());
+  )JS"),
+            "sync:undefined,a:a,b:b,a:a,b:b");
+}
+
+TEST_F(FrameTest, ThenablesRunInTheAwaitingFrame) {
+  EXPECT_EQ(Drain(R"JS(
+    const als = new AsyncLocalStorage();
+    const thenable = { then(resolve) { out.push('then:' + als.getStore()); resolve(1); } };
+    als.run('await', async () => { await thenable; });
+    als.run('resolve', () => new Promise((r) => r(thenable)));
+    als.run('return', async () => { await null; return thenable; });
+  )JS"),
+            "then:await,then:resolve,then:return");
+}
+
+TEST_F(FrameTest, ThenableRepairCanBeTurnedOff) {
+  runtime()->SetThenableRepair(false);
+  EXPECT_EQ(Drain(R"JS(
+    const als = new AsyncLocalStorage();
+    const thenable = { then(resolve) { out.push('then:' + als.getStore()); resolve(1); } };
+    als.run('await', async () => { await thenable; });
+  )JS"),
+            "then:undefined");
+}
+
+TEST_F(FrameTest, QueueMicrotaskKeepsTheCallersFrame) {
+  EXPECT_EQ(Drain(R"JS(
+    const als = new AsyncLocalStorage();
+    queueMicrotask(() => out.push('root:' + als.getStore()));
+    als.run(7, () => queueMicrotask(() => out.push('run:' + als.getStore())));
+    queueMicrotask(() => out.push('after:' + als.getStore()));
+  )JS"),
+            "root:undefined,run:7,after:undefined");
+}
+
+TEST_F(FrameTest, QueueMicrotaskValidatesItsArgument) {
+  EXPECT_EQ(RunString(R"JS(
+    try { queueMicrotask(1); } catch (e) { e.code + '|' + e.name + '|' + e.message }
+  )JS"),
+            "ERR_INVALID_ARG_TYPE|TypeError|The \"callback\" argument must be "
+            "of type function. Received type number (1)");
+}
+
+TEST_F(FrameTest, AsyncContextVariableAndSnapshot) {
+  EXPECT_EQ(Drain(R"JS(
+    const v = new AsyncContext.Variable({name: 'v', defaultValue: 0});
+    const als = new AsyncLocalStorage();
+    out.push(v.name, v.get());
+    const snap = als.run('s', () => v.run(1, () => new AsyncContext.Snapshot()));
+    snap.run(() => out.push(v.get() + als.getStore()));
+    const wrapped = v.run(2, () => AsyncContext.Snapshot.wrap(function () { return v.get() + this.x; }));
+    out.push(wrapped.call({x: 'x'}));
+    v.run(3, async () => { await null; out.push('await:' + v.get()); });
+  )JS"),
+            "v,0,1s,2x,await:3");
+}
+
+TEST_F(FrameTest, BindAndSnapshotPinTheCreatingFrame) {
+  EXPECT_EQ(Drain(R"JS(
+    const als = new AsyncLocalStorage();
+    const bound = als.run(1, () => AsyncLocalStorage.bind(() => als.getStore()));
+    const snap = als.run(2, () => AsyncLocalStorage.snapshot());
+    out.push(bound(), snap(() => als.getStore()), String(als.getStore()));
+  )JS"),
+            "1,2,undefined");
+}
+
+TEST_F(FrameTest, NestedRunsRestoreEveryLevelOnThrow) {
+  EXPECT_EQ(Drain(R"JS(
+    const stores = Array.from({length: 10}, () => new AsyncLocalStorage());
+    function nest(i) {
+      if (i === 10) throw new Error('deep');
+      return stores[i].run(i, () => { try { return nest(i + 1); } finally { out.push(stores[i].getStore()); } });
+    }
+    try { nest(0); } catch (e) { out.push(e.message); }
+    out.push(stores.every((s) => s.getStore() === undefined));
+  )JS"),
+            "9,8,7,6,5,4,3,2,1,0,deep,true");
+}
+
+TEST_F(FrameTest, StackOverflowInsideRunIsCatchable) {
+  EXPECT_EQ(Drain(R"JS(
+    const als = new AsyncLocalStorage();
+    function recurse(n) { return als.run(n, () => recurse(n + 1)); }
+    try { recurse(0); } catch (e) { out.push(e instanceof RangeError); }
+    out.push(String(als.getStore()));
+  )JS"),
+            "true,undefined");
+}
+
+TEST_F(FrameTest, ContextKeyFromCpp) {
+  ContextKey key(context(), "requestId");
+  EXPECT_TRUE(key.Get(context()).ToLocalChecked()->IsUndefined());
+  {
+    ContextKey::Scope scope(key, context(),
+                            v8::String::NewFromUtf8Literal(isolate(), "r1"));
+    EXPECT_TRUE(key.Has(context()));
+    Run("globalThis.snap = new AsyncContext.Snapshot();");
+  }
+  EXPECT_FALSE(key.Has(context()));
+  Run("globalThis.probe = () => 1;");
+  // A snapshot taken in the C++ scope restores the C++ value too.
+  Run("globalThis.inSnap = (f) => snap.run(f);");
+  v8::Local<v8::Value> seen;
+  {
+    v8::Local<v8::Function> fn = v8::Function::New(
+        context(), [](const v8::FunctionCallbackInfo<v8::Value>& info) {
+          auto* k = static_cast<ContextKey*>(
+              info.Data().As<v8::External>()->Value());
+          info.GetReturnValue().Set(
+              k->Get(info.GetIsolate()->GetCurrentContext()).ToLocalChecked());
+        }, v8::External::New(isolate(), &key)).ToLocalChecked();
+    context()->Global()->Set(context(), v8::String::NewFromUtf8Literal(isolate(), "readKey"), fn).Check();
+  }
+  EXPECT_EQ(RunString("inSnap(() => readKey())"), "r1");
+}
+
+TEST_F(FrameTest, ContextKeyWrapsAnAsyncLocalStorage) {
+  Run("globalThis.als = new AsyncLocalStorage({defaultValue: 'dflt'});");
+  auto key = ContextKey::FromJavaScript(context(), Run("als"));
+  ASSERT_NE(key, nullptr);
+  EXPECT_EQ(*v8::String::Utf8Value(isolate(), key->Get(context()).ToLocalChecked()),
+            std::string("dflt"));
+  EXPECT_EQ(ContextKey::FromJavaScript(context(), Run("({})")), nullptr);
 }
 
 }  // namespace
