@@ -62,7 +62,10 @@
     if (value instanceof Error) {
       return value.name + ': ' + value.message;
     }
-    if (value instanceof Date) return 'Date(' + value.toISOString() + ')';
+    if (value instanceof Date) {
+      return isNaN(value.getTime()) ? 'Invalid Date' :
+                                      'Date(' + value.toISOString() + ')';
+    }
     if (value instanceof RegExp) return String(value);
     if (typeof Promise !== 'undefined' && value instanceof Promise) {
       return 'Promise {}';

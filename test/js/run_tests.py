@@ -283,8 +283,8 @@ def report_file(result, verbose):
 
 def main():
     parser = argparse.ArgumentParser(
-        description="Run asyncctx's JavaScript tests (test/js/**/*_test.js "
-                    "and *_expect.js) in the shell.")
+        prog="test/js/run_tests.py", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="*",
                         help="test files to run (default: all under test/js)")
     parser.add_argument("--shell", default=DEFAULT_SHELL,

@@ -9,6 +9,8 @@
 #include "gtest/gtest.h"
 
 // Counts every heap allocation made through operator new in this binary.
+// All the non-aligned forms are replaced together so that every pointer is
+// freed by the allocator that made it (AddressSanitizer checks this).
 namespace {
 std::atomic<size_t> g_allocations{0};
 }  // namespace
@@ -22,6 +24,20 @@ void* operator new[](size_t size) {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
   throw std::bad_alloc();
+}
+void* operator new(size_t size, const std::nothrow_t&) noexcept {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return std::malloc(size == 0 ? 1 : size);
+}
+void* operator new[](size_t size, const std::nothrow_t&) noexcept {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return std::malloc(size == 0 ? 1 : size);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
 }
 void operator delete(void* p) noexcept {
   std::free(p);

@@ -6,6 +6,8 @@
 #include "test/unittests/v8_fixture.h"
 #include "v8-exception.h"
 #include "v8-primitive.h"
+#include "v8-script.h"
+#include "v8-statistics.h"
 
 namespace asyncctx {
 namespace test {
@@ -134,6 +136,48 @@ TEST(RuntimeLifetimeTest, BindingsThrowAfterTheRuntimeIsDestroyed) {
   EXPECT_EQ(env.RunString(
                 "try { als.run(1, () => {}); 'no' } catch (e) { e.message }"),
             "asyncctx: the Runtime of this context has been destroyed");
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace asyncctx
+
+namespace asyncctx {
+namespace test {
+namespace {
+
+// The runtime holds contexts weakly: installing into many short-lived
+// contexts (with frames, hooks and resources in use) retains none of them.
+TEST(RuntimeLifetimeTest, InstalledContextsAreCollected) {
+  TestIsolate env;
+  v8::Isolate* isolate = env.isolate();
+  v8::Isolate::Scope isolate_scope(isolate);
+  auto native_contexts = [&] {
+    env.CollectGarbage();
+    env.CollectGarbage();
+    v8::HeapStatistics stats;
+    isolate->GetHeapStatistics(&stats);
+    return stats.number_of_native_contexts();
+  };
+  size_t baseline = native_contexts();
+  for (int i = 0; i < 50; i++) {
+    v8::HandleScope handle_scope(isolate);
+    v8::Local<v8::Context> context = v8::Context::New(isolate);
+    ASSERT_TRUE(env.runtime()->Install(context).FromMaybe(false));
+    v8::Context::Scope context_scope(context);
+    v8::Local<v8::Value> result;
+    ASSERT_TRUE(v8::Script::Compile(context, v8::String::NewFromUtf8Literal(isolate, R"JS(
+      const als = new AsyncLocalStorage();
+      asyncHooks.createHook({init() {}, destroy() {}}).enable();
+      als.run({big: new Array(1000).fill(1)}, async () => {
+        await { then(r) { r(); } };
+        new AsyncResource('X');
+      });
+    )JS")).ToLocalChecked()->Run(context).ToLocal(&result));
+    env.runtime()->RunMicrotasks(context);
+  }
+  env.PumpTasks();
+  EXPECT_LE(native_contexts(), baseline);
 }
 
 }  // namespace

@@ -1,0 +1,412 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+
+#include "tools/shell/console.h"
+
+#include <cstdio>
+#include <set>
+
+#include "tools/shell/bindings.h"
+#include "tools/shell/inspect.h"
+#include "v8-array-buffer.h"
+#include "v8-container.h"
+#include "v8-debug.h"
+#include "v8-exception.h"
+#include "v8-function.h"
+#include "v8-isolate.h"
+#include "v8-json.h"
+#include "v8-object.h"
+#include "v8-primitive.h"
+
+namespace asyncctx {
+namespace shell {
+namespace {
+
+// Every console method gets this array as its data: the context's original
+// parseInt and parseFloat, which %i and %f use, captured before user code
+// could replace them.
+enum ConsoleData { kParseInt, kParseFloat, kDataLength };
+
+void Write(FILE* stream, const std::string& text) {
+  fwrite(text.data(), 1, text.size(), stream);
+  fputc('\n', stream);
+  // Unbuffered like Node's console on files and pipes, so output is not lost
+  // when the shell exits on an error and stdout and stderr interleave in the
+  // order the script wrote them.
+  fflush(stream);
+}
+
+// Node's builtInObjects: the global constructors whose toString() %s trusts.
+bool IsBuiltInConstructorName(const std::string& name) {
+  static const std::set<std::string> kNames = {
+      "AggregateError", "Array", "ArrayBuffer", "BigInt", "BigInt64Array",
+      "BigUint64Array", "Boolean", "DataView", "Date", "Error", "EvalError",
+      "FinalizationRegistry", "Float32Array", "Float64Array", "Function",
+      "Int16Array", "Int32Array", "Int8Array", "Map", "Number", "Object",
+      "Promise", "Proxy", "RangeError", "ReferenceError", "RegExp", "Set",
+      "SharedArrayBuffer", "String", "Symbol", "SyntaxError", "TypeError",
+      "URIError", "Uint16Array", "Uint32Array", "Uint8Array",
+      "Uint8ClampedArray", "WeakMap", "WeakRef", "WeakSet"};
+  return kNames.count(name) != 0;
+}
+
+// Node's hasBuiltInToString: %s inspects objects whose toString() comes from
+// a built-in class and calls String() on the others.
+v8::Maybe<bool> HasBuiltInToString(v8::Local<v8::Context> context,
+                                   v8::Local<v8::Object> object) {
+  v8::Isolate* isolate = context->GetIsolate();
+  if (object->IsProxy())
+    return v8::Just(true);
+  v8::Local<v8::Value> to_primitive;
+  if (!object->Get(context, v8::Symbol::GetToPrimitive(isolate))
+           .ToLocal(&to_primitive)) {
+    return v8::Nothing<bool>();
+  }
+  if (to_primitive->IsFunction())
+    return v8::Just(false);
+  v8::Local<v8::String> key = ToV8String(isolate, "toString");
+  v8::Local<v8::Value> to_string;
+  if (!object->Get(context, key).ToLocal(&to_string))
+    return v8::Nothing<bool>();
+  if (!to_string->IsFunction())
+    return v8::Just(true);
+  v8::Local<v8::Value> holder = object;
+  while (holder->IsObject()) {
+    v8::Maybe<bool> own = holder.As<v8::Object>()->HasOwnProperty(context, key);
+    if (own.IsNothing())
+      return v8::Nothing<bool>();
+    if (own.FromJust())
+      break;
+    holder = holder.As<v8::Object>()->GetPrototype();
+  }
+  if (holder == object || !holder->IsObject())
+    return v8::Just(false);
+  v8::Local<v8::Value> descriptor;
+  if (!holder.As<v8::Object>()
+           ->GetOwnPropertyDescriptor(context,
+                                      ToV8String(isolate, "constructor"))
+           .ToLocal(&descriptor)) {
+    return v8::Nothing<bool>();
+  }
+  if (!descriptor->IsObject())
+    return v8::Just(false);
+  v8::Local<v8::Value> constructor;
+  if (!descriptor.As<v8::Object>()
+           ->Get(context, ToV8String(isolate, "value"))
+           .ToLocal(&constructor)) {
+    return v8::Nothing<bool>();
+  }
+  if (!constructor->IsFunction())
+    return v8::Just(false);
+  return v8::Just(IsBuiltInConstructorName(
+      ToUtf8(isolate, constructor.As<v8::Function>()->GetName())));
+}
+
+// JavaScript's String(value): unlike ToString() it accepts symbols.
+v8::Maybe<std::string> ToJsString(v8::Local<v8::Context> context,
+                                  v8::Local<v8::Value> value) {
+  if (value->IsSymbol())
+    return Inspect(context, value);
+  v8::Local<v8::String> string;
+  if (!value->ToString(context).ToLocal(&string))
+    return v8::Nothing<std::string>();
+  return v8::Just(ToUtf8(context->GetIsolate(), string));
+}
+
+v8::Maybe<std::string> FormatBigInt(v8::Local<v8::Context> context,
+                                    v8::Local<v8::Value> value) {
+  std::string text;
+  if (!ToJsString(context, value).To(&text))
+    return v8::Nothing<std::string>();
+  return v8::Just(text + "n");
+}
+
+// %s
+v8::Maybe<std::string> FormatString(v8::Local<v8::Context> context,
+                                    v8::Local<v8::Value> value) {
+  if (value->IsNumber())
+    return v8::Just(FormatNumber(context, value.As<v8::Number>()->Value()));
+  if (value->IsBigInt())
+    return FormatBigInt(context, value);
+  if (value->IsObject()) {
+    bool built_in;
+    if (!HasBuiltInToString(context, value.As<v8::Object>()).To(&built_in))
+      return v8::Nothing<std::string>();
+    if (built_in)
+      return Inspect(context, value, InspectOptions{0});
+  }
+  return ToJsString(context, value);
+}
+
+// %d, %i and %f: Number(), parseInt() or parseFloat() of the value.
+v8::Maybe<std::string> FormatNumeric(v8::Local<v8::Context> context,
+                                     v8::Local<v8::Value> value,
+                                     v8::Local<v8::Value> parse) {
+  if (value->IsSymbol())
+    return v8::Just(std::string("NaN"));
+  if (value->IsBigInt() && !parse->IsFunction())
+    return FormatBigInt(context, value);
+  v8::Local<v8::Value> number;
+  if (parse->IsFunction()) {
+    if (value->IsBigInt() && parse->IsFunction() &&
+        !parse.As<v8::Function>()->GetName()->StrictEquals(
+            ToV8String(context->GetIsolate(), "parseFloat"))) {
+      return FormatBigInt(context, value);
+    }
+    if (!parse.As<v8::Function>()
+             ->Call(context, v8::Undefined(context->GetIsolate()), 1, &value)
+             .ToLocal(&number)) {
+      return v8::Nothing<std::string>();
+    }
+  } else if (!value->ToNumber(context).ToLocal(&number)) {
+    return v8::Nothing<std::string>();
+  }
+  return v8::Just(FormatNumber(context, number.As<v8::Number>()->Value()));
+}
+
+// %j: JSON.stringify, with '[Circular]' for cyclic values as in Node.
+v8::Maybe<std::string> FormatJson(v8::Local<v8::Context> context,
+                                  v8::Local<v8::Value> value) {
+  v8::Isolate* isolate = context->GetIsolate();
+  v8::TryCatch try_catch(isolate);
+  v8::Local<v8::String> json;
+  if (v8::JSON::Stringify(context, value).ToLocal(&json))
+    return v8::Just(ToUtf8(isolate, json));
+  if (try_catch.HasTerminated()) {
+    try_catch.ReThrow();
+    return v8::Nothing<std::string>();
+  }
+  v8::Local<v8::Value> exception = try_catch.Exception();
+  if (exception->IsNativeError()) {
+    std::string message = ToUtf8(isolate, exception);
+    if (message.find("TypeError: Converting circular structure to JSON") == 0)
+      return v8::Just(std::string("[Circular]"));
+  }
+  try_catch.ReThrow();
+  return v8::Nothing<std::string>();
+}
+
+void Print(const v8::FunctionCallbackInfo<v8::Value>& info, FILE* stream) {
+  std::string text;
+  if (FormatArguments(info).To(&text))
+    Write(stream, text);
+}
+
+void Log(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  Print(info, stdout);
+}
+
+void Error(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  Print(info, stderr);
+}
+
+void Dir(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  std::string text;
+  if (Inspect(info.GetIsolate()->GetCurrentContext(), info[0]).To(&text))
+    Write(stdout, text);
+}
+
+// console.assert(value, ...message): warns "Assertion failed" when falsy.
+void Assert(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  if (info[0]->BooleanValue(info.GetIsolate()))
+    return;
+  std::string text = "Assertion failed";
+  if (info.Length() > 1) {
+    // util.format of the remaining arguments: shift them down by one.
+    v8::Isolate* isolate = info.GetIsolate();
+    v8::Local<v8::Context> context = isolate->GetCurrentContext();
+    std::vector<v8::Local<v8::Value>> rest;
+    for (int i = 1; i < info.Length(); ++i)
+      rest.push_back(info[i]);
+    v8::Local<v8::Function> log;
+    if (!v8::Function::New(context, Log, info.Data()).ToLocal(&log))
+      return;
+    // Format through a call to a native formatter so that FormatArguments
+    // sees ordinary FunctionCallbackInfo.
+    v8::Local<v8::Function> formatter;
+    if (!v8::Function::New(
+             context,
+             [](const v8::FunctionCallbackInfo<v8::Value>& args) {
+               std::string formatted;
+               if (FormatArguments(args).To(&formatted)) {
+                 args.GetReturnValue().Set(
+                     ToV8String(args.GetIsolate(), formatted));
+               }
+             },
+             info.Data())
+             .ToLocal(&formatter)) {
+      return;
+    }
+    v8::Local<v8::Value> formatted;
+    if (!formatter
+             ->Call(context, v8::Undefined(isolate),
+                    static_cast<int>(rest.size()), rest.data())
+             .ToLocal(&formatted)) {
+      return;
+    }
+    text += ": " + ToUtf8(isolate, formatted);
+  }
+  Write(stderr, text);
+}
+
+// console.trace(...message): "Trace: message" and the caller's stack.
+void Trace(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::Local<v8::Context> context = isolate->GetCurrentContext();
+  std::string text;
+  if (!FormatArguments(info).To(&text))
+    return;
+  text = info.Length() == 0 ? "Trace" : "Trace: " + text;
+  v8::Local<v8::StackTrace> stack = v8::StackTrace::CurrentStackTrace(
+      isolate, 10, v8::StackTrace::kDetailed);
+  for (int i = 0; i < stack->GetFrameCount(); ++i) {
+    v8::Local<v8::StackFrame> frame = stack->GetFrame(isolate, i);
+    std::string function = ToUtf8(isolate, frame->GetFunctionName());
+    std::string location = ToUtf8(isolate, frame->GetScriptName()) + ":" +
+                           std::to_string(frame->GetLineNumber()) + ":" +
+                           std::to_string(frame->GetColumn());
+    text += "\n    at " +
+            (function.empty() ? location : function + " (" + location + ")");
+  }
+  (void)context;
+  Write(stderr, text);
+}
+
+}  // namespace
+
+v8::Maybe<std::string> FormatArguments(
+    const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::Local<v8::Context> context = isolate->GetCurrentContext();
+  const int argc = info.Length();
+  v8::Local<v8::Value> parse_int;
+  v8::Local<v8::Value> parse_float;
+  if (info.Data()->IsArray()) {
+    v8::Local<v8::Array> data = info.Data().As<v8::Array>();
+    if (!data->Get(context, kParseInt).ToLocal(&parse_int) ||
+        !data->Get(context, kParseFloat).ToLocal(&parse_float)) {
+      return v8::Nothing<std::string>();
+    }
+  }
+
+  std::string out;
+  std::string join;
+  int a = 0;
+  if (argc > 0 && info[0]->IsString()) {
+    std::string first = ToUtf8(isolate, info[0]);
+    if (argc == 1)
+      return v8::Just(first);
+    size_t last = 0;
+    // Node's formatWithOptionsInternal; `%` and the letters are ASCII, so
+    // scanning UTF-8 bytes finds the same placeholders.
+    for (size_t i = 0; i + 1 < first.size(); ++i) {
+      if (first[i] != '%')
+        continue;
+      char next = first[++i];
+      if (a + 1 != argc) {
+        v8::Maybe<std::string> piece = v8::Nothing<std::string>();
+        switch (next) {
+          case 's':
+            piece = FormatString(context, info[++a]);
+            break;
+          case 'j':
+            piece = FormatJson(context, info[++a]);
+            break;
+          case 'd':
+            piece = FormatNumeric(context, info[++a], v8::Local<v8::Value>());
+            break;
+          case 'O':
+            piece = Inspect(context, info[++a]);
+            break;
+          case 'o':
+            piece = Inspect(context, info[++a], InspectOptions{4});
+            break;
+          case 'i':
+            piece = FormatNumeric(context, info[++a], parse_int);
+            break;
+          case 'f':
+            if (info[a + 1]->IsBigInt()) {
+              piece = FormatNumeric(context, info[++a], parse_float);
+            } else {
+              piece = FormatNumeric(context, info[++a], parse_float);
+            }
+            break;
+          case 'c':
+            ++a;
+            piece = v8::Just(std::string());
+            break;
+          case '%':
+            out += first.substr(last, i - last);
+            last = i + 1;
+            continue;
+          default:
+            continue;
+        }
+        std::string text;
+        if (!piece.To(&text))
+          return v8::Nothing<std::string>();
+        if (last != i - 1)
+          out += first.substr(last, i - 1 - last);
+        out += text;
+        last = i + 1;
+      } else if (next == '%') {
+        out += first.substr(last, i - last);
+        last = i + 1;
+      }
+    }
+    if (last != 0) {
+      ++a;
+      join = " ";
+      if (last < first.size())
+        out += first.substr(last);
+    }
+  }
+  for (; a < argc; ++a) {
+    out += join;
+    if (info[a]->IsString()) {
+      out += ToUtf8(isolate, info[a]);
+    } else {
+      std::string text;
+      if (!Inspect(context, info[a]).To(&text))
+        return v8::Nothing<std::string>();
+      out += text;
+    }
+    join = " ";
+  }
+  return v8::Just(std::move(out));
+}
+
+bool InstallConsole(v8::Local<v8::Context> context) {
+  v8::Isolate* isolate = context->GetIsolate();
+  v8::Local<v8::Object> global = context->Global();
+  v8::Local<v8::Value> parse_int;
+  v8::Local<v8::Value> parse_float;
+  if (!global->Get(context, ToV8String(isolate, "parseInt"))
+           .ToLocal(&parse_int) ||
+      !global->Get(context, ToV8String(isolate, "parseFloat"))
+           .ToLocal(&parse_float)) {
+    return false;
+  }
+  v8::Local<v8::Value> parsers[kDataLength] = {parse_int, parse_float};
+  v8::Local<v8::Array> data = v8::Array::New(isolate, parsers, kDataLength);
+
+  v8::Local<v8::Object> console = v8::Object::New(isolate);
+  const struct {
+    const char* name;
+    v8::FunctionCallback callback;
+  } kMethods[] = {
+      {"log", Log},     {"info", Log},   {"debug", Log},
+      {"warn", Error},  {"error", Error}, {"dir", Dir},
+      {"trace", Trace}, {"assert", Assert},
+  };
+  for (const auto& method : kMethods) {
+    if (!SetFunction(context, console, method.name, method.callback, data))
+      return false;
+  }
+  return global
+      ->DefineOwnProperty(context, ToV8String(isolate, "console"), console,
+                          v8::DontEnum)
+      .FromMaybe(false);
+}
+
+}  // namespace shell
+}  // namespace asyncctx

@@ -1,0 +1,32 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// The `console` global: log, info and debug write to stdout, warn and error
+// to stderr, dir prints one inspected value. Arguments are formatted like
+// Node.js's util.format(): a leading string may hold %s %d %i %f %j %o %O %c
+// and %% placeholders; other strings print as they are, everything else
+// through Inspect().
+
+#ifndef TOOLS_SHELL_CONSOLE_H_
+#define TOOLS_SHELL_CONSOLE_H_
+
+#include <string>
+
+#include "v8-context.h"
+#include "v8-function-callback.h"
+#include "v8-local-handle.h"
+#include "v8-maybe.h"
+
+namespace asyncctx {
+namespace shell {
+
+// Defines `console` on the context's global object.
+bool InstallConsole(v8::Local<v8::Context> context);
+
+// util.format() of the call's arguments. Nothing when formatting threw.
+v8::Maybe<std::string> FormatArguments(
+    const v8::FunctionCallbackInfo<v8::Value>& info);
+
+}  // namespace shell
+}  // namespace asyncctx
+
+#endif  // TOOLS_SHELL_CONSOLE_H_
