@@ -5,11 +5,11 @@
 //
 //   out/Default/benchmarks                          everything
 //   out/Default/benchmarks --benchmark_filter=Scope one group
-//   out/Default/benchmarks --benchmark_repetitions=5 \
+//   out/Default/benchmarks --benchmark_repetitions=5
 //       --benchmark_report_aggregates_only=true     the summary uses medians
 //
-// With --benchmark_format=json or csv the summary goes to stderr, so that
-// stdout stays machine-readable.
+// With --benchmark_format=json the summary goes to stderr, so that stdout
+// stays machine-readable.
 
 #include <unistd.h>
 
@@ -168,9 +168,6 @@ int main(int argc, char** argv) {
   FILE* summary_out = stdout;
   if (format == "json") {
     display = std::make_unique<benchmark::JSONReporter>();
-    summary_out = stderr;
-  } else if (format == "csv") {
-    display = std::make_unique<benchmark::CSVReporter>();
     summary_out = stderr;
   } else {
     display = std::make_unique<benchmark::ConsoleReporter>(

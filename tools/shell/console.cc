@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <set>
+#include <vector>
 
 #include "tools/shell/bindings.h"
 #include "tools/shell/inspect.h"
@@ -25,6 +26,10 @@ namespace {
 // parseInt and parseFloat, which %i and %f use, captured before user code
 // could replace them.
 enum ConsoleData { kParseInt, kParseFloat, kDataLength };
+
+v8::Maybe<std::string> Format(v8::Local<v8::Context> context,
+                              v8::Local<v8::Value> data,
+                              const std::vector<v8::Local<v8::Value>>& info);
 
 void Write(FILE* stream, const std::string& text) {
   fwrite(text.data(), 1, text.size(), stream);
@@ -137,29 +142,28 @@ v8::Maybe<std::string> FormatString(v8::Local<v8::Context> context,
   return ToJsString(context, value);
 }
 
-// %d, %i and %f: Number(), parseInt() or parseFloat() of the value.
+// %d, %i and %f: Number(), parseInt() or parseFloat() of the value (an
+// empty `parse` means Number()). %d and %i print a BigInt as it is.
 v8::Maybe<std::string> FormatNumeric(v8::Local<v8::Context> context,
                                      v8::Local<v8::Value> value,
-                                     v8::Local<v8::Value> parse) {
+                                     v8::Local<v8::Value> parse,
+                                     bool keep_bigint) {
   if (value->IsSymbol())
     return v8::Just(std::string("NaN"));
-  if (value->IsBigInt() && !parse->IsFunction())
+  if (keep_bigint && value->IsBigInt())
     return FormatBigInt(context, value);
   v8::Local<v8::Value> number;
-  if (parse->IsFunction()) {
-    if (value->IsBigInt() && parse->IsFunction() &&
-        !parse.As<v8::Function>()->GetName()->StrictEquals(
-            ToV8String(context->GetIsolate(), "parseFloat"))) {
-      return FormatBigInt(context, value);
-    }
-    if (!parse.As<v8::Function>()
-             ->Call(context, v8::Undefined(context->GetIsolate()), 1, &value)
-             .ToLocal(&number)) {
+  if (parse.IsEmpty() || !parse->IsFunction()) {
+    if (!value->ToNumber(context).ToLocal(&number))
       return v8::Nothing<std::string>();
-    }
-  } else if (!value->ToNumber(context).ToLocal(&number)) {
+  } else if (!parse.As<v8::Function>()
+                  ->Call(context, v8::Undefined(context->GetIsolate()), 1,
+                         &value)
+                  .ToLocal(&number)) {
     return v8::Nothing<std::string>();
   }
+  if (!number->IsNumber())
+    return ToJsString(context, number);
   return v8::Just(FormatNumber(context, number.As<v8::Number>()->Value()));
 }
 
@@ -183,6 +187,15 @@ v8::Maybe<std::string> FormatJson(v8::Local<v8::Context> context,
   }
   try_catch.ReThrow();
   return v8::Nothing<std::string>();
+}
+
+std::vector<v8::Local<v8::Value>> Arguments(
+    const v8::FunctionCallbackInfo<v8::Value>& info,
+    int from) {
+  std::vector<v8::Local<v8::Value>> args;
+  for (int i = from; i < info.Length(); ++i)
+    args.push_back(info[i]);
+  return args;
 }
 
 void Print(const v8::FunctionCallbackInfo<v8::Value>& info, FILE* stream) {
@@ -211,39 +224,13 @@ void Assert(const v8::FunctionCallbackInfo<v8::Value>& info) {
     return;
   std::string text = "Assertion failed";
   if (info.Length() > 1) {
-    // util.format of the remaining arguments: shift them down by one.
-    v8::Isolate* isolate = info.GetIsolate();
-    v8::Local<v8::Context> context = isolate->GetCurrentContext();
-    std::vector<v8::Local<v8::Value>> rest;
-    for (int i = 1; i < info.Length(); ++i)
-      rest.push_back(info[i]);
-    v8::Local<v8::Function> log;
-    if (!v8::Function::New(context, Log, info.Data()).ToLocal(&log))
-      return;
-    // Format through a call to a native formatter so that FormatArguments
-    // sees ordinary FunctionCallbackInfo.
-    v8::Local<v8::Function> formatter;
-    if (!v8::Function::New(
-             context,
-             [](const v8::FunctionCallbackInfo<v8::Value>& args) {
-               std::string formatted;
-               if (FormatArguments(args).To(&formatted)) {
-                 args.GetReturnValue().Set(
-                     ToV8String(args.GetIsolate(), formatted));
-               }
-             },
-             info.Data())
-             .ToLocal(&formatter)) {
+    std::string message;
+    if (!Format(info.GetIsolate()->GetCurrentContext(), info.Data(),
+                Arguments(info, 1))
+             .To(&message)) {
       return;
     }
-    v8::Local<v8::Value> formatted;
-    if (!formatter
-             ->Call(context, v8::Undefined(isolate),
-                    static_cast<int>(rest.size()), rest.data())
-             .ToLocal(&formatted)) {
-      return;
-    }
-    text += ": " + ToUtf8(isolate, formatted);
+    text += ": " + message;
   }
   Write(stderr, text);
 }
@@ -251,7 +238,6 @@ void Assert(const v8::FunctionCallbackInfo<v8::Value>& info) {
 // console.trace(...message): "Trace: message" and the caller's stack.
 void Trace(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
-  v8::Local<v8::Context> context = isolate->GetCurrentContext();
   std::string text;
   if (!FormatArguments(info).To(&text))
     return;
@@ -267,23 +253,21 @@ void Trace(const v8::FunctionCallbackInfo<v8::Value>& info) {
     text += "\n    at " +
             (function.empty() ? location : function + " (" + location + ")");
   }
-  (void)context;
   Write(stderr, text);
 }
 
-}  // namespace
-
-v8::Maybe<std::string> FormatArguments(
-    const v8::FunctionCallbackInfo<v8::Value>& info) {
-  v8::Isolate* isolate = info.GetIsolate();
-  v8::Local<v8::Context> context = isolate->GetCurrentContext();
-  const int argc = info.Length();
+// Node's formatWithOptionsInternal. `data` is the console's ConsoleData.
+v8::Maybe<std::string> Format(v8::Local<v8::Context> context,
+                              v8::Local<v8::Value> data,
+                              const std::vector<v8::Local<v8::Value>>& info) {
+  v8::Isolate* isolate = context->GetIsolate();
+  const int argc = static_cast<int>(info.size());
   v8::Local<v8::Value> parse_int;
   v8::Local<v8::Value> parse_float;
-  if (info.Data()->IsArray()) {
-    v8::Local<v8::Array> data = info.Data().As<v8::Array>();
-    if (!data->Get(context, kParseInt).ToLocal(&parse_int) ||
-        !data->Get(context, kParseFloat).ToLocal(&parse_float)) {
+  if (data->IsArray()) {
+    v8::Local<v8::Array> parsers = data.As<v8::Array>();
+    if (!parsers->Get(context, kParseInt).ToLocal(&parse_int) ||
+        !parsers->Get(context, kParseFloat).ToLocal(&parse_float)) {
       return v8::Nothing<std::string>();
     }
   }
@@ -312,7 +296,8 @@ v8::Maybe<std::string> FormatArguments(
             piece = FormatJson(context, info[++a]);
             break;
           case 'd':
-            piece = FormatNumeric(context, info[++a], v8::Local<v8::Value>());
+            piece = FormatNumeric(context, info[++a], v8::Local<v8::Value>(),
+                                  true);
             break;
           case 'O':
             piece = Inspect(context, info[++a]);
@@ -321,14 +306,10 @@ v8::Maybe<std::string> FormatArguments(
             piece = Inspect(context, info[++a], InspectOptions{4});
             break;
           case 'i':
-            piece = FormatNumeric(context, info[++a], parse_int);
+            piece = FormatNumeric(context, info[++a], parse_int, true);
             break;
           case 'f':
-            if (info[a + 1]->IsBigInt()) {
-              piece = FormatNumeric(context, info[++a], parse_float);
-            } else {
-              piece = FormatNumeric(context, info[++a], parse_float);
-            }
+            piece = FormatNumeric(context, info[++a], parse_float, false);
             break;
           case 'c':
             ++a;
@@ -373,6 +354,14 @@ v8::Maybe<std::string> FormatArguments(
     join = " ";
   }
   return v8::Just(std::move(out));
+}
+
+}  // namespace
+
+v8::Maybe<std::string> FormatArguments(
+    const v8::FunctionCallbackInfo<v8::Value>& info) {
+  return Format(info.GetIsolate()->GetCurrentContext(), info.Data(),
+                Arguments(info, 0));
 }
 
 bool InstallConsole(v8::Local<v8::Context> context) {

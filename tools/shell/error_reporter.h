@@ -1,0 +1,81 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// ErrorReporter: what the shell does with an error nobody handled. Like
+// Node.js, it prints the error to stderr and ends the program with exit code
+// 1 right away: the first fatal error stops all JavaScript (through
+// TerminateExecution), so no later callback, microtask or unload listener
+// runs, and only that first error is printed.
+//
+// The output follows Node's: the throwing line of source with a caret under
+// the throw, then the stack (or the inspected value for non-errors):
+//
+//   test.js:3
+//       throw new Error('boom');
+//       ^
+//
+//   Error: boom
+//       at Timeout.<anonymous> (test.js:3:11)
+
+#ifndef TOOLS_SHELL_ERROR_REPORTER_H_
+#define TOOLS_SHELL_ERROR_REPORTER_H_
+
+#include "asyncctx/runtime.h"
+#include "v8-context.h"
+#include "v8-exception.h"
+#include "v8-isolate.h"
+#include "v8-local-handle.h"
+#include "v8-message.h"
+#include "v8-value.h"
+
+namespace asyncctx {
+namespace shell {
+
+class ErrorReporter {
+ public:
+  explicit ErrorReporter(v8::Isolate* isolate) : isolate_(isolate) {}
+
+  ErrorReporter(const ErrorReporter&) = delete;
+  ErrorReporter& operator=(const ErrorReporter&) = delete;
+
+  // An exception that escaped a script or a callback. `message` may be empty
+  // (then the location comes from the exception's stack, if any).
+  void ReportException(v8::Local<v8::Context> context,
+                       v8::Local<v8::Value> exception,
+                       v8::Local<v8::Message> message);
+
+  // What `try_catch` caught, unless execution is being terminated (that is
+  // the shell stopping after an earlier error, not a new one).
+  void ReportTryCatch(v8::Local<v8::Context> context,
+                      const v8::TryCatch& try_catch);
+
+  // A promise rejected with `reason` that no handler took by the end of a
+  // microtask checkpoint (Node's default --unhandled-rejections=throw).
+  void ReportUnhandledRejection(v8::Local<v8::Context> context,
+                                v8::Local<v8::Value> reason);
+
+  // An exception thrown by an async hook callback.
+  void ReportHookError(const HookError& error);
+
+  // A fatal error that has no JavaScript exception (e.g. a file that cannot
+  // be read by load() at startup).
+  void ReportFatal(const std::string& text);
+
+  // True once a fatal error happened; the shell then stops.
+  bool failed() const { return failed_; }
+  int exit_code() const { return failed_ ? 1 : 0; }
+
+ private:
+  // Prints nothing if a fatal error was already reported; otherwise returns
+  // true and marks the shell failed (the caller prints the error and then
+  // calls Stop()).
+  bool Begin();
+  void Stop();
+
+  v8::Isolate* isolate_;
+  bool failed_ = false;
+};
+
+}  // namespace shell
+}  // namespace asyncctx
+
+#endif  // TOOLS_SHELL_ERROR_REPORTER_H_
