@@ -5,6 +5,7 @@
 #include "src/errors.h"
 #include "src/frame.h"
 #include "src/runtime_impl.h"
+#include "src/v8_compat.h"
 #include "v8-function.h"
 #include "v8-primitive.h"
 
@@ -14,7 +15,7 @@ AsyncResource::AsyncResource(v8::Local<v8::Context> context,
                              const char* type,
                              v8::Local<v8::Object> resource,
                              double trigger_async_id)
-    : isolate_(context.IsEmpty() ? nullptr : context->GetIsolate()),
+    : isolate_(context.IsEmpty() ? nullptr : compat::IsolateOf(context)),
       type_(type != nullptr ? type : "") {
   if (isolate_ == nullptr) FatalUsage("AsyncResource", "the context is empty");
   RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "AsyncResource");

@@ -101,7 +101,7 @@ v8::MaybeLocal<v8::Value> MakeCallback(AsyncResource* resource,
                                        v8::Local<v8::Function> fn,
                                        int argc,
                                        v8::Local<v8::Value> argv[]) {
-  v8::Isolate* isolate = resource->resource()->GetIsolate();
+  v8::Isolate* isolate = resource->isolate();
   v8::EscapableHandleScope handle_scope(isolate);
   v8::Local<v8::Context> context = resource->context();
   v8::MaybeLocal<v8::Value> result;

@@ -12,7 +12,7 @@
 namespace asyncctx {
 
 ContextKey::ContextKey(v8::Local<v8::Context> context, const char* name)
-    : isolate_(context->GetIsolate()) {
+    : isolate_(compat::IsolateOf(context)) {
   RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "ContextKey");
   runtime->StateForOrDie(context, "ContextKey");
   v8::HandleScope handle_scope(isolate_);
@@ -30,7 +30,7 @@ ContextKey::ContextKey(v8::Local<v8::Context> context, const char* name)
 std::unique_ptr<ContextKey> ContextKey::FromJavaScript(
     v8::Local<v8::Context> context,
     v8::Local<v8::Value> store) {
-  v8::Isolate* isolate = context->GetIsolate();
+  v8::Isolate* isolate = compat::IsolateOf(context);
   RuntimeImpl* runtime = RuntimeForOrDie(isolate, "ContextKey::FromJavaScript");
   runtime->StateForOrDie(context, "ContextKey::FromJavaScript");
   if (!store->IsObject()) return nullptr;
@@ -105,7 +105,7 @@ bool ContextKey::Has(v8::Local<v8::Context> context) const {
 ContextKey::Scope::Scope(const ContextKey& key,
                          v8::Local<v8::Context> context,
                          v8::Local<v8::Value> value)
-    : isolate_(context->GetIsolate()) {
+    : isolate_(compat::IsolateOf(context)) {
   RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "ContextKey::Scope");
   ContextState* state = runtime->StateForOrDie(context, "ContextKey::Scope");
   v8::HandleScope handle_scope(isolate_);

@@ -10,7 +10,7 @@
 namespace asyncctx {
 
 v8::Local<v8::Value> CurrentFrame(v8::Local<v8::Context> context) {
-  return compat::GetContinuationData(context->GetIsolate(), context);
+  return compat::GetContinuationData(compat::IsolateOf(context), context);
 }
 
 bool FrameLookup(v8::Local<v8::Context> context,
@@ -35,7 +35,7 @@ v8::MaybeLocal<v8::Value> FrameWith(ContextState* state,
                                     v8::Local<v8::Value> frame,
                                     v8::Local<v8::Value> key,
                                     v8::Local<v8::Value> value) {
-  v8::Isolate* isolate = context->GetIsolate();
+  v8::Isolate* isolate = compat::IsolateOf(context);
   v8::Local<v8::Function> frame_with = state->frame_with.Get(isolate);
   if (frame_with.IsEmpty()) return {};
   v8::Local<v8::Value> argv[] = {frame, key, value};

@@ -28,7 +28,7 @@ constexpr int kHolderStateField = 0;
 ContextState* StateFromHolder(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Local<v8::Object> holder = info.Data().As<v8::Object>();
   auto* state = static_cast<ContextState*>(
-      holder->GetAlignedPointerFromInternalField(kHolderStateField));
+      compat::GetInternalPointer(holder, kHolderStateField));
   if (state == nullptr) {
     ThrowError(info.GetIsolate(),
                "asyncctx: the Runtime of this context has been destroyed");
@@ -127,7 +127,7 @@ bool GetFunction(v8::Local<v8::Context> context,
                  v8::Local<v8::Object> object,
                  const char* name,
                  v8::Global<v8::Function>* out) {
-  v8::Isolate* isolate = context->GetIsolate();
+  v8::Isolate* isolate = compat::IsolateOf(context);
   v8::Local<v8::Value> value;
   if (!object->Get(context, Str(isolate, name)).ToLocal(&value) ||
       !value->IsFunction()) {
@@ -150,7 +150,7 @@ void DefaultHookErrorHandler(v8::Isolate*, const HookError& error) {
 void DefaultUncaughtHandler(v8::Local<v8::Context> context,
                             v8::Local<v8::Value> exception,
                             v8::Local<v8::Message>) {
-  v8::Isolate* isolate = context->GetIsolate();
+  v8::Isolate* isolate = compat::IsolateOf(context);
   std::string text = ToStdString(isolate, exception);
   if (exception->IsObject()) {
     v8::Local<v8::Value> stack;
@@ -249,14 +249,14 @@ RuntimeImpl::~RuntimeImpl() {
   // points to freed state.
   for (auto& state : states_) {
     if (!state->holder.IsEmpty()) {
-      state->holder.Get(isolate)->SetAlignedPointerInInternalField(
-          kHolderStateField, nullptr);
+      compat::SetInternalPointer(state->holder.Get(isolate), kHolderStateField,
+                                 nullptr);
     }
     if (!state->context.IsEmpty()) {
       v8::Local<v8::Context> context = state->context.Get(isolate);
       context->SetPromiseHooks({}, {}, {}, {});
-      context->SetAlignedPointerInEmbedderData(
-          options_.context_embedder_index + 1, nullptr);
+      compat::SetEmbedderPointer(context, options_.context_embedder_index + 1,
+                                 nullptr);
     }
   }
   states_.clear();
@@ -269,8 +269,7 @@ ContextState* RuntimeImpl::StateFor(v8::Local<v8::Context> context) const {
   if (context->GetNumberOfEmbedderDataFields() <= static_cast<uint32_t>(index)) {
     return nullptr;
   }
-  auto* state = static_cast<ContextState*>(
-      context->GetAlignedPointerFromEmbedderData(index));
+  auto* state = static_cast<ContextState*>(compat::GetEmbedderPointer(context, index));
   return state != nullptr && state->runtime == this ? state : nullptr;
 }
 
@@ -293,7 +292,7 @@ bool RuntimeImpl::IsInstalled(v8::Local<v8::Context> context) const {
 v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
                                      const InstallOptions& install_options) {
   v8::Isolate* isolate = this->isolate();
-  if (context.IsEmpty() || context->GetIsolate() != isolate) {
+  if (context.IsEmpty() || compat::IsolateOf(context) != isolate) {
     FatalUsage("Runtime::Install", "the context belongs to another isolate");
   }
   v8::EscapableHandleScope handle_scope(isolate);
@@ -321,7 +320,7 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   if (!holder_template->NewInstance(context).ToLocal(&holder)) {
     return v8::Nothing<bool>();
   }
-  holder->SetAlignedPointerInInternalField(kHolderStateField, state);
+  compat::SetInternalPointer(holder, kHolderStateField, state);
 
   v8::Local<v8::Object> binding = v8::Object::New(isolate);
   for (const BindingFunction& f : kBindingFunctions) {
@@ -363,7 +362,8 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
            .ToLocal(&source)) {
     return v8::Nothing<bool>();
   }
-  v8::ScriptOrigin origin(isolate, Str(isolate, "asyncctx:internal/asyncctx.js"));
+  v8::ScriptOrigin origin = compat::MakeScriptOrigin(
+      isolate, Str(isolate, "asyncctx:internal/asyncctx.js"));
   v8::Local<v8::Script> script;
   v8::Local<v8::Value> factory;
   v8::Local<v8::Value> argv[] = {binding};
@@ -432,8 +432,8 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
 
   // The context keeps the layer alive; C++ refers to it weakly.
   context->SetEmbedderData(options_.context_embedder_index, internals);
-  context->SetAlignedPointerInEmbedderData(options_.context_embedder_index + 1,
-                                           state);
+  compat::SetEmbedderPointer(context, options_.context_embedder_index + 1,
+                             state);
   state->holder.Reset(isolate, holder);
   state->holder.SetWeak();
   state->context.Reset(isolate, context);
@@ -612,7 +612,7 @@ void RuntimeImpl::OnMessage(v8::Local<v8::Message> message,
 
 void RuntimeImpl::OnPromiseReject(v8::PromiseRejectMessage message) {
   v8::Local<v8::Promise> promise = message.GetPromise();
-  v8::Isolate* isolate = promise->GetIsolate();
+  v8::Isolate* isolate = v8::Isolate::GetCurrent();
   auto* runtime =
       static_cast<RuntimeImpl*>(isolate->GetData(kIsolateDataSlot));
   if (runtime == nullptr) return;

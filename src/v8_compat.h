@@ -2,6 +2,9 @@
 //
 // The one place that knows which V8 version we compile against.
 //
+// Checked: V8 10.2 (built and run), 11.3 (Node 20), 13.6 (Node 24) and 14.6
+// (Node 26) headers (compiled with -fsyntax-only by tools/check_v8_headers).
+//
 // V8 keeps one "continuation preserved embedder data" (CPED) value, which
 // promise reactions and `await` capture and restore. On V8 10.2 and 11.3 it
 // lives on the v8::Context; from V8 12 it lives on the isolate (and from 12.x
@@ -18,6 +21,8 @@
 #include "v8-context.h"
 #include "v8-isolate.h"
 #include "v8-local-handle.h"
+#include "v8-message.h"
+#include "v8-object.h"
 #include "v8-primitive.h"
 #include "v8-version.h"
 
@@ -35,7 +40,7 @@ inline constexpr bool kV8PropagatesThenables = false;
 #if V8_MAJOR_VERSION >= 12
 inline v8::Local<v8::Value> GetContinuationData(v8::Isolate* isolate,
                                                 v8::Local<v8::Context>) {
-#if defined(V8_HAS_CPED_V2) || V8_MAJOR_VERSION >= 13
+#if V8_MAJOR_VERSION >= 14
   v8::Local<v8::Data> data = isolate->GetContinuationPreservedEmbedderDataV2();
   if (data.IsEmpty()) return v8::Undefined(isolate);
   return data.As<v8::Value>();
@@ -47,7 +52,7 @@ inline v8::Local<v8::Value> GetContinuationData(v8::Isolate* isolate,
 inline void SetContinuationData(v8::Isolate* isolate,
                                 v8::Local<v8::Context>,
                                 v8::Local<v8::Value> value) {
-#if defined(V8_HAS_CPED_V2) || V8_MAJOR_VERSION >= 13
+#if V8_MAJOR_VERSION >= 14
   isolate->SetContinuationPreservedEmbedderDataV2(value);
 #else
   isolate->SetContinuationPreservedEmbedderData(value);
@@ -66,6 +71,69 @@ inline void SetContinuationData(v8::Isolate*,
   context->SetContinuationPreservedEmbedderData(value);
 }
 #endif
+
+// Context::GetIsolate() and Object::GetIsolate() are gone in V8 14; the
+// context's isolate is the entered one there.
+inline v8::Isolate* IsolateOf(v8::Local<v8::Context> context) {
+#if V8_MAJOR_VERSION >= 14
+  (void)context;
+  return v8::Isolate::GetCurrent();
+#else
+  return context->GetIsolate();
+#endif
+}
+
+// V8 14 tags aligned pointers in internal fields and embedder data.
+inline void* GetInternalPointer(v8::Local<v8::Object> object, int index) {
+#if V8_MAJOR_VERSION >= 14
+  return object->GetAlignedPointerFromInternalField(
+      index, v8::kEmbedderDataTypeTagDefault);
+#else
+  return object->GetAlignedPointerFromInternalField(index);
+#endif
+}
+
+inline void SetInternalPointer(v8::Local<v8::Object> object,
+                               int index,
+                               void* value) {
+#if V8_MAJOR_VERSION >= 14
+  object->SetAlignedPointerInInternalField(index, value,
+                                           v8::kEmbedderDataTypeTagDefault);
+#else
+  object->SetAlignedPointerInInternalField(index, value);
+#endif
+}
+
+inline void* GetEmbedderPointer(v8::Local<v8::Context> context, int index) {
+#if V8_MAJOR_VERSION >= 14
+  return context->GetAlignedPointerFromEmbedderData(
+      index, v8::kEmbedderDataTypeTagDefault);
+#else
+  return context->GetAlignedPointerFromEmbedderData(index);
+#endif
+}
+
+inline void SetEmbedderPointer(v8::Local<v8::Context> context,
+                               int index,
+                               void* value) {
+#if V8_MAJOR_VERSION >= 14
+  context->SetAlignedPointerInEmbedderData(index, value,
+                                           v8::kEmbedderDataTypeTagDefault);
+#else
+  context->SetAlignedPointerInEmbedderData(index, value);
+#endif
+}
+
+// ScriptOrigin lost its Isolate* parameter in V8 12.
+inline v8::ScriptOrigin MakeScriptOrigin(v8::Isolate* isolate,
+                                         v8::Local<v8::Value> resource_name) {
+#if V8_MAJOR_VERSION >= 12
+  (void)isolate;
+  return v8::ScriptOrigin(resource_name);
+#else
+  return v8::ScriptOrigin(isolate, resource_name);
+#endif
+}
 
 }  // namespace compat
 }  // namespace asyncctx

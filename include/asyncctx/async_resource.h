@@ -49,6 +49,7 @@ class AsyncResource {
   // Emits the `destroy` hook now. Later calls do nothing.
   void EmitDestroy();
 
+  v8::Isolate* isolate() const { return isolate_; }
   double async_id() const { return async_id_; }
   double trigger_async_id() const { return trigger_async_id_; }
   const std::string& type() const { return type_; }

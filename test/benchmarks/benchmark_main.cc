@@ -5,6 +5,7 @@
 //
 //   out/Default/benchmarks                          everything
 //   out/Default/benchmarks --benchmark_filter=Scope one group
+//   out/Default/benchmarks --js-flags=--trace-opt   flags for V8
 //   out/Default/benchmarks --benchmark_repetitions=5
 //       --benchmark_report_aggregates_only=true     the summary uses medians
 //
@@ -155,11 +156,19 @@ int main(int argc, char** argv) {
   using asyncctx::bench::FlagValue;
   using asyncctx::bench::SummaryReporter;
   std::string format = FlagValue(argc, argv, "--benchmark_format");
+  // --js-flags="..." goes to V8 (e.g. --js-flags=--trace-opt).
+  std::string js_flags = FlagValue(argc, argv, "--js-flags");
+  int kept = 1;
+  for (int i = 1; i < argc; i++) {
+    if (std::strncmp(argv[i], "--js-flags=", 11) != 0) argv[kept++] = argv[i];
+  }
+  argc = kept;
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
 
   // RequestGarbageCollectionForTesting() needs --expose-gc.
   v8::V8::SetFlagsFromString("--expose-gc");
+  if (!js_flags.empty()) v8::V8::SetFlagsFromString(js_flags.c_str());
   asyncctx::bench::g_platform = v8::platform::NewDefaultPlatform();
   v8::V8::InitializePlatform(asyncctx::bench::g_platform.get());
   v8::V8::Initialize();

@@ -56,20 +56,13 @@ class ErrorReporter {
   // An exception thrown by an async hook callback.
   void ReportHookError(const HookError& error);
 
-  // A fatal error that has no JavaScript exception (e.g. a file that cannot
-  // be read by load() at startup).
-  void ReportFatal(const std::string& text);
-
   // True once a fatal error happened; the shell then stops.
   bool failed() const { return failed_; }
   int exit_code() const { return failed_ ? 1 : 0; }
 
  private:
-  // Prints nothing if a fatal error was already reported; otherwise returns
-  // true and marks the shell failed (the caller prints the error and then
-  // calls Stop()).
-  bool Begin();
-  void Stop();
+  // Prints `text` and stops JavaScript, unless an earlier error did.
+  void Fail(const std::string& text);
 
   v8::Isolate* isolate_;
   bool failed_ = false;

@@ -1,0 +1,266 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+
+#include "tools/shell/event_loop.h"
+
+#include <thread>
+#include <utility>
+
+#include "asyncctx/callback_scope.h"
+#include "libplatform/libplatform.h"
+#include "tools/shell/error_reporter.h"
+#include "v8-exception.h"
+#include "v8-microtask-queue.h"
+
+namespace asyncctx {
+namespace shell {
+
+Task::Task(EventLoop* loop,
+           Kind kind,
+           v8::Local<v8::Object> object,
+           v8::Local<v8::Function> callback,
+           const std::vector<v8::Local<v8::Value>>& args,
+           double delay_ms,
+           bool repeat)
+    : loop_(loop),
+      kind_(kind),
+      object_(loop->isolate_, object),
+      callback_(loop->isolate_, callback),
+      delay_ms_(delay_ms),
+      repeat_(repeat) {
+  args_.reserve(args.size());
+  for (v8::Local<v8::Value> arg : args)
+    args_.emplace_back(loop->isolate_, arg);
+}
+
+Task::~Task() = default;
+
+// The idle Timeout/Immediate object was collected; no JavaScript can reach
+// the task any more. Only handle resets are allowed here (first-pass weak
+// callback), and freeing the task does only that: an idle task has no
+// resource.
+void Task::OnCollected(const v8::WeakCallbackInfo<Task>& info) {
+  Task* task = info.GetParameter();
+  task->object_.Reset();
+  task->loop_->Forget(task);
+}
+
+EventLoop::EventLoop(v8::Isolate* isolate,
+                     v8::Local<v8::Context> context,
+                     v8::Platform* platform,
+                     asyncctx::Runtime* runtime,
+                     ErrorReporter* reporter)
+    : isolate_(isolate),
+      context_(isolate, context),
+      platform_(platform),
+      runtime_(runtime),
+      reporter_(reporter) {}
+
+EventLoop::~EventLoop() {
+  v8::HandleScope handle_scope(isolate_);
+  v8::Context::Scope context_scope(context_.Get(isolate_));
+  // Detach the objects first, so that JavaScript running while the resources
+  // are destroyed (a destroy hook) finds no task behind any of them.
+  for (const auto& entry : tasks_) {
+    Task* task = entry.first;
+    if (!task->object_.IsEmpty()) {
+      task->object_.Get(isolate_)->SetAlignedPointerInInternalField(kTaskField,
+                                                                    nullptr);
+    }
+  }
+  timers_.clear();
+  timers_by_id_.clear();
+  immediates_.clear();
+  ref_count_ = 0;
+  for (auto& entry : tasks_)
+    entry.second->resource_.reset();
+  tasks_.clear();
+}
+
+Task* EventLoop::Start(Task::Kind kind,
+                       v8::Local<v8::Object> object,
+                       v8::Local<v8::Function> callback,
+                       const std::vector<v8::Local<v8::Value>>& args,
+                       double delay_ms,
+                       bool repeat) {
+  std::unique_ptr<Task> owned(
+      new Task(this, kind, object, callback, args, delay_ms, repeat));
+  Task* task = owned.get();
+  tasks_.emplace(task, std::move(owned));
+  object->SetAlignedPointerInInternalField(kTaskField, task);
+  CreateResource(task);
+  if (kind == Task::Kind::kTimeout) {
+    Schedule(task, Clock::now());
+  } else {
+    task->sequence_ = next_sequence_++;
+    task->scheduled_ = true;
+    ++ref_count_;
+    task->immediate_position_ = immediates_.insert(immediates_.end(), task);
+  }
+  return task;
+}
+
+void EventLoop::CreateResource(Task* task) {
+  const char* type =
+      task->kind_ == Task::Kind::kTimeout ? "Timeout" : "Immediate";
+  task->resource_ = std::make_unique<asyncctx::AsyncResource>(
+      context_.Get(isolate_), type, task->object_.Get(isolate_));
+  task->async_id_ = task->resource_->async_id();
+}
+
+// Arms a timer to fire `delay_ms_` after `from`.
+void EventLoop::Schedule(Task* task, Clock::time_point from) {
+  task->due_ = from + std::chrono::duration_cast<Clock::duration>(
+                          std::chrono::duration<double, std::milli>(
+                              task->delay_ms_));
+  task->sequence_ = next_sequence_++;
+  task->scheduled_ = true;
+  if (task->refed_)
+    ++ref_count_;
+  timers_.insert(task);
+  timers_by_id_[task->async_id_] = task;
+  task->object_.ClearWeak();
+}
+
+void EventLoop::Unschedule(Task* task) {
+  if (!task->scheduled_)
+    return;
+  if (task->kind_ == Task::Kind::kTimeout) {
+    timers_.erase(task);
+    timers_by_id_.erase(task->async_id_);
+  } else {
+    immediates_.erase(task->immediate_position_);
+  }
+  task->scheduled_ = false;
+  if (task->refed_)
+    --ref_count_;
+}
+
+void EventLoop::Release(Task* task) {
+  // Node emits `destroy` once the work can no longer run.
+  task->resource_.reset();
+  task->object_.SetWeak(task, &Task::OnCollected,
+                        v8::WeakCallbackType::kParameter);
+}
+
+void EventLoop::Forget(Task* task) {
+  tasks_.erase(task);
+}
+
+void EventLoop::Clear(Task* task) {
+  task->cleared_ = true;
+  Unschedule(task);
+  // A callback that clears its own timer still runs inside a CallbackScope
+  // for the resource; RunTimers() releases it when the callback returns.
+  if (!task->running_)
+    Release(task);
+}
+
+void EventLoop::Refresh(Task* task) {
+  if (task->kind_ != Task::Kind::kTimeout || task->cleared_)
+    return;
+  Unschedule(task);
+  if (!task->resource_)
+    CreateResource(task);
+  Schedule(task, Clock::now());
+}
+
+void EventLoop::SetRef(Task* task, bool ref) {
+  if (task->refed_ == ref)
+    return;
+  task->refed_ = ref;
+  if (task->scheduled_)
+    ref_count_ += ref ? 1 : -1;
+}
+
+Task* EventLoop::FindTimeout(double async_id) const {
+  auto it = timers_by_id_.find(async_id);
+  return it == timers_by_id_.end() ? nullptr : it->second;
+}
+
+void EventLoop::Run() {
+  while (!reporter_->failed()) {
+    v8::HandleScope handle_scope(isolate_);
+    v8::Context::Scope context_scope(context_.Get(isolate_));
+    RunTimers();
+    RunImmediates();
+    RunPlatformTasks();
+    if (reporter_->failed() || !alive())
+      break;
+    // Only timers are left: nothing can happen before the first is due.
+    // (V8's own foreground tasks wait meanwhile; none is urgent.)
+    if (immediates_.empty() && !timers_.empty())
+      std::this_thread::sleep_until((*timers_.begin())->due_);
+  }
+}
+
+void EventLoop::RunTimers() {
+  const Clock::time_point now = Clock::now();
+  while (!reporter_->failed() && !timers_.empty()) {
+    Task* task = *timers_.begin();
+    if (task->due_ > now)
+      break;
+    Unschedule(task);
+    RunTask(task);
+    // An interval re-arms unless its callback cleared or refreshed it; a
+    // one-shot timer stays armed only if its callback called refresh().
+    if (task->repeat_ && !task->cleared_ && !task->scheduled_)
+      Schedule(task, now);
+    if (!task->scheduled_)
+      Release(task);
+  }
+}
+
+void EventLoop::RunImmediates() {
+  if (immediates_.empty())
+    return;
+  const uint64_t last = immediates_.back()->sequence_;
+  while (!reporter_->failed() && !immediates_.empty() &&
+         immediates_.front()->sequence_ <= last) {
+    Task* task = immediates_.front();
+    Unschedule(task);
+    RunTask(task);
+    Release(task);
+  }
+}
+
+void EventLoop::RunPlatformTasks() {
+  bool ran = false;
+  while (!reporter_->failed() &&
+         v8::platform::PumpMessageLoop(platform_, isolate_)) {
+    ran = true;
+  }
+  // Platform tasks run outside any CallbackScope; give the promise jobs they
+  // queued their checkpoint.
+  if (ran && !reporter_->failed())
+    runtime_->RunMicrotasks(context_.Get(isolate_));
+}
+
+void EventLoop::RunTask(Task* task) {
+  v8::HandleScope handle_scope(isolate_);
+  v8::Local<v8::Context> context = context_.Get(isolate_);
+  v8::Local<v8::Object> receiver = task->object_.Get(isolate_);
+  v8::Local<v8::Function> callback = task->callback_.Get(isolate_);
+  std::vector<v8::Local<v8::Value>> argv;
+  argv.reserve(task->args_.size());
+  for (const v8::Global<v8::Value>& arg : task->args_)
+    argv.push_back(arg.Get(isolate_));
+
+  task->running_ = true;
+  {
+    // The one place where the shell runs JavaScript for a host resource.
+    asyncctx::CallbackScope callback_scope(task->resource_.get());
+    v8::TryCatch try_catch(isolate_);
+    // As in Node, `this` is the Timeout/Immediate object.
+    if (callback
+            ->Call(context, receiver, static_cast<int>(argv.size()),
+                   argv.data())
+            .IsEmpty()) {
+      callback_scope.MarkAsFailed();
+      reporter_->ReportTryCatch(context, try_catch);
+    }
+  }
+  task->running_ = false;
+}
+
+}  // namespace shell
+}  // namespace asyncctx

@@ -1,0 +1,66 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+
+#include "tools/shell/flags.h"
+
+#include <cstring>
+
+namespace asyncctx {
+namespace shell {
+namespace {
+
+void AddV8Flags(Flags* flags, const std::string& more) {
+  if (more.empty())
+    return;
+  if (!flags->v8_flags.empty())
+    flags->v8_flags += ' ';
+  flags->v8_flags += more;
+}
+
+}  // namespace
+
+bool ParseFlags(int argc,
+                const char* const* argv,
+                Flags* flags,
+                std::string* error) {
+  static const char kV8Flags[] = "--v8-flags=";
+  bool only_files = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (only_files || arg.size() < 2 || arg[0] != '-') {
+      flags->files.push_back(arg);
+    } else if (arg == "--") {
+      only_files = true;
+    } else if (arg == "--help" || arg == "-h") {
+      flags->help = true;
+    } else if (arg == "--version" || arg == "-v") {
+      flags->version = true;
+    } else if (arg == "--expose-gc" || arg == "--expose_gc") {
+      AddV8Flags(flags, "--expose-gc");
+    } else if (arg.compare(0, strlen(kV8Flags), kV8Flags) == 0) {
+      AddV8Flags(flags, arg.substr(strlen(kV8Flags)));
+    } else {
+      *error = "unknown flag: " + arg;
+      return false;
+    }
+  }
+  return true;
+}
+
+void PrintUsage(FILE* stream) {
+  fputs(
+      "Usage: asyncctx_shell [options] [--] file.js [file.js ...]\n"
+      "\n"
+      "Runs the files in order as classic scripts in one context, then runs\n"
+      "the event loop until no work is left. Exits with 1 on an uncaught\n"
+      "exception or unhandled rejection, with 2 on bad usage.\n"
+      "\n"
+      "Options:\n"
+      "  --expose-gc         define gc() to force a garbage collection\n"
+      "  --v8-flags=FLAGS    pass FLAGS (space-separated) to V8\n"
+      "  --help              print this help and exit\n"
+      "  --version           print the shell's and V8's versions and exit\n",
+      stream);
+}
+
+}  // namespace shell
+}  // namespace asyncctx
