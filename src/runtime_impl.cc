@@ -50,11 +50,19 @@ void GetFrame(const v8::FunctionCallbackInfo<v8::Value>& info) {
       compat::GetContinuationData(isolate, isolate->GetCurrentContext()));
 }
 
+// The JavaScript layer turns the thenable repair on before it enters a new
+// frame (enterNewFrame), so these two stay as small as V8 allows: they are
+// on every run, snapshot and resource callback.
 void SetFrame(const v8::FunctionCallbackInfo<v8::Value>& info) {
-  ContextState* state = StateFromHolder(info);
-  if (state == nullptr) return;
   v8::Isolate* isolate = info.GetIsolate();
-  state->runtime->EnterFrame(state, isolate->GetCurrentContext(), info[0]);
+  compat::SetContinuationData(isolate, isolate->GetCurrentContext(), info[0]);
+}
+
+void SwapFrame(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::Local<v8::Context> context = isolate->GetCurrentContext();
+  info.GetReturnValue().Set(compat::GetContinuationData(isolate, context));
+  compat::SetContinuationData(isolate, context, info[0]);
 }
 
 void EnqueueMicrotask(const v8::FunctionCallbackInfo<v8::Value>& info) {
@@ -110,6 +118,7 @@ struct BindingFunction {
 constexpr BindingFunction kBindingFunctions[] = {
     {"getFrame", GetFrame, 0},
     {"setFrame", SetFrame, 1},
+    {"swapFrame", SwapFrame, 1},
     {"enqueueMicrotask", EnqueueMicrotask, 1},
     {"updatePromiseHooks", UpdatePromiseHooks, 4},
     {"fatalStackCorruption", FatalStackCorruption, 2},

@@ -9,6 +9,7 @@
 // synchronously lives here, over a few native primitives that own the state:
 //
 //   binding.getFrame() / binding.setFrame(f)   V8's continuation data (CPED)
+//   binding.swapFrame(f)                       sets f, returns the previous
 //   binding.fields     Float64Array shared by every context of the isolate:
 //                      current ids, id counter, stack depth
 //   binding.stack      Float64Array: saved (execution, trigger) id pairs
@@ -26,6 +27,7 @@
   const {
     getFrame,
     setFrame,
+    swapFrame,
     enqueueMicrotask,
     fields,
     stack,
@@ -386,8 +388,7 @@
     if (hookFields[kRepairActive] > 0) {
       const frame = promise[kPromiseFrame];
       if (frame !== undefined) {
-        savedFrames.push(getFrame());
-        setFrame(frame);
+        savedFrames.push(swapFrame(frame));
       } else {
         savedFrames.push(kNoSwap);
       }
@@ -430,6 +431,18 @@
     } else {
       updatePromiseHooks();
     }
+  }
+
+  // Enters a frame that was just created (by run or enterWith). The first
+  // non-root frame of a context turns the thenable repair on there; frames
+  // captured earlier (snapshots, resources, wrappers) were current once, so
+  // entering them again needs no check.
+  function enterNewFrame(frame) {
+    if (hookFields[kRepairActive] === 0 && hookFields[kThenableRepair] !== 0) {
+      hookFields[kRepairActive] = 1;
+      refreshPromiseHooks();
+    }
+    setFrame(frame);
   }
 
   // ---------------------------------------------------------------------------
@@ -499,14 +512,30 @@
       const asyncId = this.#asyncId;
       const previousFrame = getFrame();
       pushAsyncContext(asyncId, this.#triggerAsyncId, this);
-      setFrame(this.#frame);
       try {
+        setFrame(this.#frame);
         if (hookFields[kBefore] > 0) emitBefore(asyncId);
         return ReflectApply(fn, thisArg, args);
       } finally {
-        if (hookFields[kAfter] > 0) emitAfter(asyncId);
-        setFrame(previousFrame);
-        popAsyncContext(asyncId);
+        try {
+          if (hookFields[kAfter] > 0) emitAfter(asyncId);
+        } finally {
+          // The pop is inlined: when fn overflowed the stack, a call made
+          // here can overflow again at the same depth, skip the pop, and
+          // leave an outer level to find the wrong id on top (fatal).
+          setFrame(previousFrame);
+          const depth = fields[kStackLength];
+          if (depth > 0) {
+            if (fields[kExecutionAsyncId] !== asyncId) {
+              fatalStackCorruption(fields[kExecutionAsyncId], asyncId);
+            }
+            const offset = (depth - 1) * 2;
+            fields[kExecutionAsyncId] = stack[offset];
+            fields[kTriggerAsyncId] = stack[offset + 1];
+            fields[kStackLength] = depth - 1;
+            resources[depth - 1] = undefined;
+          }
+        }
       }
     }
 
@@ -611,7 +640,7 @@
 
     enterWith(store) {
       this.#enabled = true;
-      setFrame(frameWith(getFrame(), this, store));
+      enterNewFrame(frameWith(getFrame(), this, store));
     }
 
     run(store, callback, ...args) {
@@ -620,7 +649,7 @@
       }
       this.#enabled = true;
       const previous = getFrame();
-      setFrame(frameWith(previous, this, store));
+      enterNewFrame(frameWith(previous, this, store));
       try {
         return ReflectApply(callback, undefined, args);
       } finally {
@@ -632,8 +661,7 @@
       if (typeof callback !== 'function') {
         throw invalidArgType('callback', 'function', callback);
       }
-      const previous = getFrame();
-      setFrame(frameWithout(previous, this));
+      const previous = swapFrame(frameWithout(getFrame(), this));
       try {
         return ReflectApply(callback, undefined, args);
       } finally {
@@ -683,7 +711,7 @@
     run(value, fn, ...args) {
       if (typeof fn !== 'function') throw invalidArgType('fn', 'function', fn);
       const previous = getFrame();
-      setFrame(frameWith(previous, this, value));
+      enterNewFrame(frameWith(previous, this, value));
       try {
         return ReflectApply(fn, undefined, args);
       } finally {
@@ -697,8 +725,7 @@
 
     run(fn, ...args) {
       if (typeof fn !== 'function') throw invalidArgType('fn', 'function', fn);
-      const previous = getFrame();
-      setFrame(this.#frame);
+      const previous = swapFrame(this.#frame);
       try {
         return ReflectApply(fn, undefined, args);
       } finally {
@@ -710,8 +737,7 @@
       if (typeof fn !== 'function') throw invalidArgType('fn', 'function', fn);
       const frame = getFrame();
       function wrapped(...args) {
-        const previous = getFrame();
-        setFrame(frame);
+        const previous = swapFrame(frame);
         try {
           return ReflectApply(fn, this, args);
         } finally {
@@ -762,8 +788,7 @@
         return;
       }
       enqueueMicrotask(() => {
-        const previous = getFrame();
-        setFrame(frame);
+        const previous = swapFrame(frame);
         try {
           callback();
         } catch (err) {
@@ -783,8 +808,7 @@
     const resource = {__proto__: null, callback};
     emitInit(asyncId, 'Microtask', trigger, resource);
     enqueueMicrotask(() => {
-      const previous = getFrame();
-      setFrame(frame);
+      const previous = swapFrame(frame);
       pushAsyncContext(asyncId, trigger, resource);
       try {
         emitBefore(asyncId);

@@ -20,7 +20,7 @@ v8::Local<v8::String> ToV8String(v8::Isolate* isolate, std::string_view text) {
 }
 
 std::string ToUtf8(v8::Isolate* isolate, v8::Local<v8::Value> value) {
-  if (value->IsSymbol())
+  if (value.IsEmpty() || value->IsSymbol())
     return std::string();
   v8::String::Utf8Value utf8(isolate, value);
   if (*utf8 == nullptr)

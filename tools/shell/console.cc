@@ -246,8 +246,15 @@ void Trace(const v8::FunctionCallbackInfo<v8::Value>& info) {
       isolate, 10, v8::StackTrace::kDetailed);
   for (int i = 0; i < stack->GetFrameCount(); ++i) {
     v8::Local<v8::StackFrame> frame = stack->GetFrame(isolate, i);
-    std::string function = ToUtf8(isolate, frame->GetFunctionName());
-    std::string location = ToUtf8(isolate, frame->GetScriptName()) + ":" +
+    // Both names are empty handles for anonymous functions and scripts.
+    v8::Local<v8::String> function_name = frame->GetFunctionName();
+    v8::Local<v8::String> script_name = frame->GetScriptName();
+    std::string function =
+        function_name.IsEmpty() ? std::string() : ToUtf8(isolate, function_name);
+    std::string location =
+        (script_name.IsEmpty() ? std::string("<anonymous>")
+                               : ToUtf8(isolate, script_name)) +
+        ":" +
                            std::to_string(frame->GetLineNumber()) + ":" +
                            std::to_string(frame->GetColumn());
     text += "\n    at " +

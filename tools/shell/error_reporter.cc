@@ -8,6 +8,7 @@
 
 #include "tools/shell/bindings.h"
 #include "tools/shell/inspect.h"
+#include "v8-object.h"
 #include "v8-primitive.h"
 
 namespace asyncctx {
@@ -44,11 +45,26 @@ std::string SourceLocation(v8::Local<v8::Context> context,
 // properties, anything else inspected. Never throws.
 std::string Describe(v8::Local<v8::Context> context,
                      v8::Local<v8::Value> value) {
-  v8::TryCatch try_catch(context->GetIsolate());
+  v8::Isolate* isolate = context->GetIsolate();
+  v8::TryCatch try_catch(isolate);
   std::string text;
-  if (Inspect(context, value).To(&text))
-    return text;
-  return ToUtf8(context->GetIsolate(), value);
+  if (!Inspect(context, value).To(&text))
+    return ToUtf8(isolate, value);
+  // Inspect() brackets an error without stack frames, `[SyntaxError: x]`,
+  // which is what a syntax error reported by the compiler looks like here
+  // (Node's have frames from its module loader). Print its stack plainly.
+  v8::Local<v8::Value> stack;
+  if (value->IsNativeError() &&
+      value.As<v8::Object>()
+          ->Get(context, ToV8String(isolate, "stack"))
+          .ToLocal(&stack) &&
+      stack->IsString()) {
+    std::string bracketed = "[" + ToUtf8(isolate, stack) + "]";
+    if (text.compare(0, bracketed.size(), bracketed) == 0)
+      text = bracketed.substr(1, bracketed.size() - 2) +
+             text.substr(bracketed.size());
+  }
+  return text;
 }
 
 }  // namespace

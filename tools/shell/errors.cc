@@ -2,6 +2,8 @@
 
 #include "tools/shell/errors.h"
 
+#include <string>
+
 #include "tools/shell/bindings.h"
 #include "tools/shell/inspect.h"
 #include "v8-exception.h"
@@ -40,9 +42,26 @@ std::string DescribeReceived(v8::Local<v8::Context> context,
     }
     return Inspect(context, value, InspectOptions{-1}).FromMaybe("");
   }
-  std::string inspected = Inspect(context, value).FromMaybe("");
-  if (inspected.size() > 28)
-    inspected = inspected.substr(0, 25) + "...";
+  std::string inspected;
+  if (value->IsString() && value.As<v8::String>()->Length() > 28) {
+    // A long string is cut before quoting, so the quotes stay balanced.
+    std::u16string text(25, u'\0');
+    value.As<v8::String>()->Write(isolate,
+                                  reinterpret_cast<uint16_t*>(&text[0]), 0, 25);
+    text += u"...";
+    v8::Local<v8::String> cut;
+    if (v8::String::NewFromTwoByte(isolate,
+                                   reinterpret_cast<const uint16_t*>(text.data()),
+                                   v8::NewStringType::kNormal,
+                                   static_cast<int>(text.size()))
+            .ToLocal(&cut)) {
+      inspected = Inspect(context, cut).FromMaybe("");
+    }
+  } else {
+    inspected = Inspect(context, value).FromMaybe("");
+    if (inspected.size() > 28)
+      inspected = inspected.substr(0, 25) + "...";
+  }
   v8::Local<v8::String> type = value->TypeOf(isolate);
   return "type " + ToUtf8(isolate, type) + " (" + inspected + ")";
 }

@@ -661,20 +661,20 @@ bool Inspector::FormatRaw(v8::Local<v8::Object> object,
   } else {
     if (!GetKeys(object, v8::IndexFilter::kIncludeIndices, &keys))
       return false;
-    if (constructor == std::string("Object")) {
+    if (object->IsFunction()) {
+      if (!FunctionBase(object.As<v8::Function>(), constructor, tag, &base))
+        return false;
+      if (keys.empty()) {
+        *out = base;
+        return true;
+      }
+    } else if (constructor == std::string("Object")) {
       if (object->IsArgumentsObject())
         open = "[Arguments] {";
       else if (!tag.empty())
         open = GetPrefix(constructor, tag, "Object") + "{";
       if (keys.empty()) {
         *out = open + "}";
-        return true;
-      }
-    } else if (object->IsFunction()) {
-      if (!FunctionBase(object.As<v8::Function>(), constructor, tag, &base))
-        return false;
-      if (keys.empty()) {
-        *out = base;
         return true;
       }
     } else if (object->IsRegExp()) {

@@ -25,15 +25,16 @@ setTimeout(() => {
     control = ids();
   });
   setTimeout(() => {
-    let newest;
+    const promises = new Map();
     const hook = createHook({
-      init(id, type) {
-        if (type === 'PROMISE') newest = id;
+      init(id, type, trigger, resource) {
+        if (type === 'PROMISE') promises.set(resource, id);
       },
       before() {},
     }).enable();
     const reaction = Promise.resolve().then(() => {
-      log(`inside the reaction: promise id ${executionAsyncId() === newest}`);
+      log('inside the reaction: promise id ' +
+          (executionAsyncId() === promises.get(reaction)));
       hook.disable();
     });
     reaction.then(() => {

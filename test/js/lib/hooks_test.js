@@ -164,13 +164,14 @@ test('after is emitted when the scope function throws', async () => {
 test('destroy is emitted asynchronously after emitDestroy, once', async () => {
   const {hook, events} = recorder((type) => type === 'Destroyed');
   await withHooks(hook.enable(), async () => {
+    const creator = executionAsyncId();
     const resource = new AsyncResource('Destroyed');
     const id = resource.asyncId();
     resource.emitDestroy();
     resource.emitDestroy();  // Node would emit a second destroy here.
     assert.deepEqual(events.map((e) => e[0]), ['init']);
     await tick(5);
-    assert.deepEqual(events, [['init', id, 'Destroyed', executionAsyncId()],
+    assert.deepEqual(events, [['init', id, 'Destroyed', creator],
                               ['destroy', id]]);
   });
 });

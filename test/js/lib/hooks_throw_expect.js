@@ -1,6 +1,6 @@
 // expect-exit: 1
 // expect-stderr: Error: thrown by the init hook
-// expect-stderr: at init \(.*hooks_throw_expect\.js:\d+
+// expect-stderr: at AsyncHook\.init \(.*hooks_throw_expect\.js:\d+
 // expect-stdout: ^before the resource$
 // expect-stdout: \A(?![\s\S]*not reached)
 //

@@ -11,7 +11,7 @@ const {createHook} = asyncHooks;
 let microtaskId;
 createHook({
   init(id, type) {
-    if (type === 'Microtask') microtaskId = id;
+    if (type === 'Microtask' && microtaskId === undefined) microtaskId = id;
   },
   before(id) {
     if (id === microtaskId) console.log('before Microtask');
