@@ -38,7 +38,7 @@ class ExecutionStack {
 
   // Deepest supported nesting of callback scopes. JavaScript's own stack
   // overflows long before this.
-  static constexpr size_t kCapacity = size_t{1} << 18;
+  static constexpr size_t kCapacity = size_t{1} << 16;
 
   // The ids a script sees at the top level, as in Node.js.
   static constexpr double kTopLevelExecutionAsyncId = 1;

@@ -384,7 +384,15 @@
     }
   }
 
+  // Promise jobs between V8's `before` and `after` hooks right now. V8 calls
+  // `after` only if the hooks are still installed when the job ends, so they
+  // are not removed while a job runs: its id would stay on the execution
+  // stack (and its saved frame in savedFrames). Node defers the same way.
+  let promiseJobsRunning = 0;
+  let promiseHooksRemovalQueued = false;
+
   function promiseBeforeHook(promise) {
+    promiseJobsRunning++;
     if (hookFields[kRepairActive] > 0) {
       const frame = promise[kPromiseFrame];
       if (frame !== undefined) {
@@ -401,6 +409,8 @@
   }
 
   function promiseAfterHook(promise) {
+    // Zero when the hooks were installed during this job (no `before`).
+    if (promiseJobsRunning > 0) promiseJobsRunning--;
     const asyncId = promise[kPromiseAsyncId];
     if (asyncId !== undefined && fields[kExecutionAsyncId] === asyncId) {
       emitAfter(asyncId);
@@ -428,9 +438,23 @@
           promiseInitHook, promiseBeforeHook, promiseAfterHook,
           wantEvents && hookFields[kPromiseResolve] > 0 ? promiseResolveHook :
                                                           undefined);
+    } else if (promiseJobsRunning > 0) {
+      if (!promiseHooksRemovalQueued) {
+        promiseHooksRemovalQueued = true;
+        enqueueMicrotask(removePromiseHooksLater);
+      }
     } else {
       updatePromiseHooks();
     }
+  }
+
+  // A microtask of its own, so no promise job is running now; a count left
+  // by a job that never reached `after` (TerminateExecution) is stale, and
+  // must not re-queue this forever.
+  function removePromiseHooksLater() {
+    promiseHooksRemovalQueued = false;
+    promiseJobsRunning = 0;
+    refreshPromiseHooks();
   }
 
   // Enters a frame that was just created (by run or enterWith). The first

@@ -4,8 +4,9 @@
 // timed in C++ (issues 3 and 5; the hook cases follow Node.js's
 // benchmark/async_hooks/gc-tracking.js):
 //
-//   NoHook        vs `new EmptyNative('X')`, a FunctionTemplate whose callback
-//                 does nothing, same isolate           target >= 0.7x
+//   NoHook        vs `new benchNatives.EmptyConstructor('X')`, a
+//                 FunctionTemplate whose callback does nothing, same isolate
+//                                                       target >= 0.7x
 //   InitHook      createHook({init() {}}) enabled, vs the no-hook case in
 //                 its own isolate; no resource may be GC-tracked
 //                                                       target >= 0.8x
@@ -31,6 +32,7 @@ constexpr int64_t kTrackedConstructions = 200000;
 
 const char kLoops[] = R"js(
 'use strict';
+const EmptyNative = benchNatives.EmptyConstructor;
 let sink;
 function constructAsyncResource(n) {
   for (let i = 0; i < n; i++) sink = new AsyncResource('X');

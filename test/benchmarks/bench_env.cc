@@ -21,6 +21,11 @@ namespace {
 
 void EmptyCallback(const v8::FunctionCallbackInfo<v8::Value>&) {}
 
+void EnqueueMicrotaskCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  if (!info[0]->IsFunction()) return;
+  info.GetIsolate()->EnqueueMicrotask(info[0].As<v8::Function>());
+}
+
 [[noreturn]] void DieWithException(v8::Isolate* isolate,
                                    v8::TryCatch& try_catch,
                                    const std::string& source) {
@@ -66,18 +71,28 @@ JsEnv::JsEnv(bool install, RuntimeOptions options)
     }
   }
   v8::Context::Scope context_scope(context);
-  v8::Local<v8::FunctionTemplate> empty_ctor =
-      v8::FunctionTemplate::New(isolate_, EmptyCallback);
+  v8::Local<v8::Object> natives = v8::Object::New(isolate_);
+  v8::Local<v8::Function> empty_ctor;
   v8::Local<v8::Function> empty_fn;
-  if (!v8::Function::New(context, EmptyCallback, v8::Local<v8::Value>(), 0,
+  v8::Local<v8::Function> enqueue;
+  if (!v8::FunctionTemplate::New(isolate_, EmptyCallback)
+           ->GetFunction(context)
+           .ToLocal(&empty_ctor) ||
+      !v8::Function::New(context, EmptyCallback, v8::Local<v8::Value>(), 0,
                          v8::ConstructorBehavior::kThrow)
            .ToLocal(&empty_fn) ||
-      context->Global()
-          ->Set(context, Str(isolate_, "EmptyNative"),
-                empty_ctor->GetFunction(context).ToLocalChecked())
+      !v8::Function::New(context, EnqueueMicrotaskCallback,
+                         v8::Local<v8::Value>(), 1,
+                         v8::ConstructorBehavior::kThrow)
+           .ToLocal(&enqueue) ||
+      natives->Set(context, Str(isolate_, "emptyFunction"), empty_fn)
+          .IsNothing() ||
+      natives->Set(context, Str(isolate_, "EmptyConstructor"), empty_ctor)
+          .IsNothing() ||
+      natives->Set(context, Str(isolate_, "enqueueMicrotask"), enqueue)
           .IsNothing() ||
       context->Global()
-          ->Set(context, Str(isolate_, "emptyNative"), empty_fn)
+          ->Set(context, Str(isolate_, "benchNatives"), natives)
           .IsNothing()) {
     std::fprintf(stderr, "benchmarks: installing the references failed\n");
     std::exit(1);

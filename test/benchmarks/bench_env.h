@@ -127,11 +127,15 @@ void RunPaired(benchmark::State& state,
 
 // One isolate (microtask policy kExplicit) with one context, into which
 // asyncctx is installed unless `install` is false (then no Runtime exists
-// for the isolate at all). Every context also gets two reference globals:
+// for the isolate at all). Every context also gets the reference natives
+// (the floors the issues measure against) on a global `benchNatives`, named
+// as the shell names them for test/benchmarks/js/:
 //
-//   EmptyNative   a FunctionTemplate whose callback does nothing, usable as
-//                 a function or with `new`
-//   emptyNative   a plain native function that does nothing
+//   benchNatives.emptyFunction      a native function that does nothing
+//   benchNatives.EmptyConstructor   a FunctionTemplate whose callback does
+//                                   nothing, for `new`
+//   benchNatives.enqueueMicrotask   Isolate::EnqueueMicrotask(fn), nothing
+//                                   else
 //
 // Each environment is its own isolate, so garbage and GC work of one
 // benchmark never land on another.

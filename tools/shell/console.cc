@@ -7,11 +7,13 @@
 #include <vector>
 
 #include "tools/shell/bindings.h"
+#include "tools/shell/error_reporter.h"
 #include "tools/shell/inspect.h"
-#include "v8-array-buffer.h"
+#include "tools/shell/inspect_primitives.h"
 #include "v8-container.h"
 #include "v8-debug.h"
 #include "v8-exception.h"
+#include "v8-external.h"
 #include "v8-function.h"
 #include "v8-isolate.h"
 #include "v8-json.h"
@@ -24,14 +26,30 @@ namespace {
 
 // Every console method gets this array as its data: the context's original
 // parseInt and parseFloat, which %i and %f use, captured before user code
-// could replace them.
-enum ConsoleData { kParseInt, kParseFloat, kDataLength };
+// could replace them, and the shell's ErrorReporter.
+enum ConsoleData { kParseInt, kParseFloat, kReporter, kDataLength };
 
 v8::Maybe<std::string> Format(v8::Local<v8::Context> context,
                               v8::Local<v8::Value> data,
-                              const std::vector<v8::Local<v8::Value>>& info);
+                              const std::vector<v8::Local<v8::Value>>& args);
 
-void Write(FILE* stream, const std::string& text) {
+void Write(const v8::FunctionCallbackInfo<v8::Value>& info,
+           FILE* stream,
+           const std::string& text) {
+  // After a fatal error JavaScript is being terminated, but the native call
+  // in progress (say, a console.log right after a throwing init hook) still
+  // completes. Node would have exited already, so it prints nothing.
+  v8::Local<v8::Value> reporter;
+  if (info.Data()->IsArray() &&
+      info.Data()
+          .As<v8::Array>()
+          ->Get(info.GetIsolate()->GetCurrentContext(), kReporter)
+          .ToLocal(&reporter) &&
+      reporter->IsExternal() &&
+      static_cast<const ErrorReporter*>(reporter.As<v8::External>()->Value())
+          ->failed()) {
+    return;
+  }
   fwrite(text.data(), 1, text.size(), stream);
   fputc('\n', stream);
   // Unbuffered like Node's console on files and pipes, so output is not lost
@@ -42,15 +60,46 @@ void Write(FILE* stream, const std::string& text) {
 
 // Node's builtInObjects: the global constructors whose toString() %s trusts.
 bool IsBuiltInConstructorName(const std::string& name) {
-  static const std::set<std::string> kNames = {
-      "AggregateError", "Array", "ArrayBuffer", "BigInt", "BigInt64Array",
-      "BigUint64Array", "Boolean", "DataView", "Date", "Error", "EvalError",
-      "FinalizationRegistry", "Float32Array", "Float64Array", "Function",
-      "Int16Array", "Int32Array", "Int8Array", "Map", "Number", "Object",
-      "Promise", "Proxy", "RangeError", "ReferenceError", "RegExp", "Set",
-      "SharedArrayBuffer", "String", "Symbol", "SyntaxError", "TypeError",
-      "URIError", "Uint16Array", "Uint32Array", "Uint8Array",
-      "Uint8ClampedArray", "WeakMap", "WeakRef", "WeakSet"};
+  static const std::set<std::string> kNames = {"AggregateError",
+                                               "Array",
+                                               "ArrayBuffer",
+                                               "BigInt",
+                                               "BigInt64Array",
+                                               "BigUint64Array",
+                                               "Boolean",
+                                               "DataView",
+                                               "Date",
+                                               "Error",
+                                               "EvalError",
+                                               "FinalizationRegistry",
+                                               "Float32Array",
+                                               "Float64Array",
+                                               "Function",
+                                               "Int16Array",
+                                               "Int32Array",
+                                               "Int8Array",
+                                               "Map",
+                                               "Number",
+                                               "Object",
+                                               "Promise",
+                                               "Proxy",
+                                               "RangeError",
+                                               "ReferenceError",
+                                               "RegExp",
+                                               "Set",
+                                               "SharedArrayBuffer",
+                                               "String",
+                                               "Symbol",
+                                               "SyntaxError",
+                                               "TypeError",
+                                               "URIError",
+                                               "Uint16Array",
+                                               "Uint32Array",
+                                               "Uint8Array",
+                                               "Uint8ClampedArray",
+                                               "WeakMap",
+                                               "WeakRef",
+                                               "WeakSet"};
   return kNames.count(name) != 0;
 }
 
@@ -132,7 +181,8 @@ v8::Maybe<std::string> FormatString(v8::Local<v8::Context> context,
     return v8::Just(FormatNumber(context, value.As<v8::Number>()->Value()));
   if (value->IsBigInt())
     return FormatBigInt(context, value);
-  if (value->IsObject()) {
+  // typeof: functions are not 'object' and print through String().
+  if (value->IsObject() && !value->IsFunction()) {
     bool built_in;
     if (!HasBuiltInToString(context, value.As<v8::Object>()).To(&built_in))
       return v8::Nothing<std::string>();
@@ -201,7 +251,7 @@ std::vector<v8::Local<v8::Value>> Arguments(
 void Print(const v8::FunctionCallbackInfo<v8::Value>& info, FILE* stream) {
   std::string text;
   if (FormatArguments(info).To(&text))
-    Write(stream, text);
+    Write(info, stream, text);
 }
 
 void Log(const v8::FunctionCallbackInfo<v8::Value>& info) {
@@ -215,7 +265,7 @@ void Error(const v8::FunctionCallbackInfo<v8::Value>& info) {
 void Dir(const v8::FunctionCallbackInfo<v8::Value>& info) {
   std::string text;
   if (Inspect(info.GetIsolate()->GetCurrentContext(), info[0]).To(&text))
-    Write(stdout, text);
+    Write(info, stdout, text);
 }
 
 // console.assert(value, ...message): warns "Assertion failed" when falsy.
@@ -232,7 +282,7 @@ void Assert(const v8::FunctionCallbackInfo<v8::Value>& info) {
     }
     text += ": " + message;
   }
-  Write(stderr, text);
+  Write(info, stderr, text);
 }
 
 // console.trace(...message): "Trace: message" and the caller's stack.
@@ -242,33 +292,33 @@ void Trace(const v8::FunctionCallbackInfo<v8::Value>& info) {
   if (!FormatArguments(info).To(&text))
     return;
   text = info.Length() == 0 ? "Trace" : "Trace: " + text;
-  v8::Local<v8::StackTrace> stack = v8::StackTrace::CurrentStackTrace(
-      isolate, 10, v8::StackTrace::kDetailed);
+  v8::Local<v8::StackTrace> stack =
+      v8::StackTrace::CurrentStackTrace(isolate, 10, v8::StackTrace::kDetailed);
   for (int i = 0; i < stack->GetFrameCount(); ++i) {
     v8::Local<v8::StackFrame> frame = stack->GetFrame(isolate, i);
     // Both names are empty handles for anonymous functions and scripts.
     v8::Local<v8::String> function_name = frame->GetFunctionName();
     v8::Local<v8::String> script_name = frame->GetScriptName();
-    std::string function =
-        function_name.IsEmpty() ? std::string() : ToUtf8(isolate, function_name);
+    std::string function = function_name.IsEmpty()
+                               ? std::string()
+                               : ToUtf8(isolate, function_name);
     std::string location =
         (script_name.IsEmpty() ? std::string("<anonymous>")
                                : ToUtf8(isolate, script_name)) +
-        ":" +
-                           std::to_string(frame->GetLineNumber()) + ":" +
-                           std::to_string(frame->GetColumn());
+        ":" + std::to_string(frame->GetLineNumber()) + ":" +
+        std::to_string(frame->GetColumn());
     text += "\n    at " +
             (function.empty() ? location : function + " (" + location + ")");
   }
-  Write(stderr, text);
+  Write(info, stderr, text);
 }
 
 // Node's formatWithOptionsInternal. `data` is the console's ConsoleData.
 v8::Maybe<std::string> Format(v8::Local<v8::Context> context,
                               v8::Local<v8::Value> data,
-                              const std::vector<v8::Local<v8::Value>>& info) {
+                              const std::vector<v8::Local<v8::Value>>& args) {
   v8::Isolate* isolate = context->GetIsolate();
-  const int argc = static_cast<int>(info.size());
+  const int argc = static_cast<int>(args.size());
   v8::Local<v8::Value> parse_int;
   v8::Local<v8::Value> parse_float;
   if (data->IsArray()) {
@@ -282,8 +332,8 @@ v8::Maybe<std::string> Format(v8::Local<v8::Context> context,
   std::string out;
   std::string join;
   int a = 0;
-  if (argc > 0 && info[0]->IsString()) {
-    std::string first = ToUtf8(isolate, info[0]);
+  if (argc > 0 && args[0]->IsString()) {
+    std::string first = ToUtf8(isolate, args[0]);
     if (argc == 1)
       return v8::Just(first);
     size_t last = 0;
@@ -297,26 +347,26 @@ v8::Maybe<std::string> Format(v8::Local<v8::Context> context,
         v8::Maybe<std::string> piece = v8::Nothing<std::string>();
         switch (next) {
           case 's':
-            piece = FormatString(context, info[++a]);
+            piece = FormatString(context, args[++a]);
             break;
           case 'j':
-            piece = FormatJson(context, info[++a]);
+            piece = FormatJson(context, args[++a]);
             break;
           case 'd':
-            piece = FormatNumeric(context, info[++a], v8::Local<v8::Value>(),
-                                  true);
+            piece =
+                FormatNumeric(context, args[++a], v8::Local<v8::Value>(), true);
             break;
           case 'O':
-            piece = Inspect(context, info[++a]);
+            piece = Inspect(context, args[++a]);
             break;
           case 'o':
-            piece = Inspect(context, info[++a], InspectOptions{4});
+            piece = Inspect(context, args[++a], InspectOptions{4, true});
             break;
           case 'i':
-            piece = FormatNumeric(context, info[++a], parse_int, true);
+            piece = FormatNumeric(context, args[++a], parse_int, true);
             break;
           case 'f':
-            piece = FormatNumeric(context, info[++a], parse_float, false);
+            piece = FormatNumeric(context, args[++a], parse_float, false);
             break;
           case 'c':
             ++a;
@@ -350,11 +400,11 @@ v8::Maybe<std::string> Format(v8::Local<v8::Context> context,
   }
   for (; a < argc; ++a) {
     out += join;
-    if (info[a]->IsString()) {
-      out += ToUtf8(isolate, info[a]);
+    if (args[a]->IsString()) {
+      out += ToUtf8(isolate, args[a]);
     } else {
       std::string text;
-      if (!Inspect(context, info[a]).To(&text))
+      if (!Inspect(context, args[a]).To(&text))
         return v8::Nothing<std::string>();
       out += text;
     }
@@ -371,7 +421,8 @@ v8::Maybe<std::string> FormatArguments(
                 Arguments(info, 0));
 }
 
-bool InstallConsole(v8::Local<v8::Context> context) {
+bool InstallConsole(v8::Local<v8::Context> context,
+                    const ErrorReporter* reporter) {
   v8::Isolate* isolate = context->GetIsolate();
   v8::Local<v8::Object> global = context->Global();
   v8::Local<v8::Value> parse_int;
@@ -382,17 +433,19 @@ bool InstallConsole(v8::Local<v8::Context> context) {
            .ToLocal(&parse_float)) {
     return false;
   }
-  v8::Local<v8::Value> parsers[kDataLength] = {parse_int, parse_float};
-  v8::Local<v8::Array> data = v8::Array::New(isolate, parsers, kDataLength);
+  // The External only carries the pointer; nothing writes through it.
+  v8::Local<v8::Value> values[kDataLength] = {
+      parse_int, parse_float,
+      v8::External::New(isolate, const_cast<ErrorReporter*>(reporter))};
+  v8::Local<v8::Array> data = v8::Array::New(isolate, values, kDataLength);
 
   v8::Local<v8::Object> console = v8::Object::New(isolate);
   const struct {
     const char* name;
     v8::FunctionCallback callback;
   } kMethods[] = {
-      {"log", Log},     {"info", Log},   {"debug", Log},
-      {"warn", Error},  {"error", Error}, {"dir", Dir},
-      {"trace", Trace}, {"assert", Assert},
+      {"log", Log},     {"info", Log}, {"debug", Log},   {"warn", Error},
+      {"error", Error}, {"dir", Dir},  {"trace", Trace}, {"assert", Assert},
   };
   for (const auto& method : kMethods) {
     if (!SetFunction(context, console, method.name, method.callback, data))

@@ -19,8 +19,12 @@
 namespace asyncctx {
 namespace shell {
 
-// Defines `console` on the context's global object.
-bool InstallConsole(v8::Local<v8::Context> context);
+class ErrorReporter;
+
+// Defines `console` on the context's global object. Output stops once
+// `reporter` (which must outlive the context) has seen a fatal error.
+bool InstallConsole(v8::Local<v8::Context> context,
+                    const ErrorReporter* reporter);
 
 // util.format() of the call's arguments. Nothing when formatting threw.
 v8::Maybe<std::string> FormatArguments(

@@ -90,7 +90,7 @@ void ErrorReporter::ReportException(v8::Local<v8::Context> context,
   if (message.IsEmpty() && exception->IsObject())
     message = v8::Exception::CreateMessage(isolate_, exception);
   std::string location = SourceLocation(context, message);
-  if (exception->IsNativeError() || exception->IsObject()) {
+  if (exception->IsObject()) {
     Fail(location + (location.empty() ? "" : "\n") +
          Describe(context, exception));
   } else {

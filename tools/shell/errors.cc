@@ -50,10 +50,9 @@ std::string DescribeReceived(v8::Local<v8::Context> context,
                                   reinterpret_cast<uint16_t*>(&text[0]), 0, 25);
     text += u"...";
     v8::Local<v8::String> cut;
-    if (v8::String::NewFromTwoByte(isolate,
-                                   reinterpret_cast<const uint16_t*>(text.data()),
-                                   v8::NewStringType::kNormal,
-                                   static_cast<int>(text.size()))
+    if (v8::String::NewFromTwoByte(
+            isolate, reinterpret_cast<const uint16_t*>(text.data()),
+            v8::NewStringType::kNormal, static_cast<int>(text.size()))
             .ToLocal(&cut)) {
       inspected = Inspect(context, cut).FromMaybe("");
     }
@@ -94,15 +93,16 @@ void ThrowInvalidArgType(v8::Local<v8::Context> context,
     std::string text = ToUtf8(isolate, stack);
     const std::string plain = "TypeError: ";
     if (text.compare(0, plain.size(), plain) == 0) {
-      text = "TypeError [" + std::string(code) + "]: " +
-             text.substr(plain.size());
+      text =
+          "TypeError [" + std::string(code) + "]: " + text.substr(plain.size());
       if (object->Set(context, stack_key, ToV8String(isolate, text))
               .IsNothing()) {
         return;  // Only when terminating.
       }
     }
   }
-  if (object->Set(context, ToV8String(isolate, "code"), ToV8String(isolate, code))
+  if (object
+          ->Set(context, ToV8String(isolate, "code"), ToV8String(isolate, code))
           .IsNothing()) {
     return;
   }

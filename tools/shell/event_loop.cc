@@ -60,8 +60,7 @@ EventLoop::~EventLoop() {
   v8::Context::Scope context_scope(context_.Get(isolate_));
   // Detach the objects first, so that JavaScript running while the resources
   // are destroyed (a destroy hook) finds no task behind any of them.
-  for (const auto& entry : tasks_) {
-    Task* task = entry.first;
+  for (const std::unique_ptr<Task>& task : tasks_) {
     if (!task->object_.IsEmpty()) {
       task->object_.Get(isolate_)->SetAlignedPointerInInternalField(kTaskField,
                                                                     nullptr);
@@ -71,8 +70,8 @@ EventLoop::~EventLoop() {
   timers_by_id_.clear();
   immediates_.clear();
   ref_count_ = 0;
-  for (auto& entry : tasks_)
-    entry.second->resource_.reset();
+  for (const std::unique_ptr<Task>& task : tasks_)
+    task->resource_.reset();
   tasks_.clear();
 }
 
@@ -85,7 +84,7 @@ Task* EventLoop::Start(Task::Kind kind,
   std::unique_ptr<Task> owned(
       new Task(this, kind, object, callback, args, delay_ms, repeat));
   Task* task = owned.get();
-  tasks_.emplace(task, std::move(owned));
+  task->owner_position_ = tasks_.insert(tasks_.end(), std::move(owned));
   object->SetAlignedPointerInInternalField(kTaskField, task);
   CreateResource(task);
   if (kind == Task::Kind::kTimeout) {
@@ -109,15 +108,16 @@ void EventLoop::CreateResource(Task* task) {
 
 // Arms a timer to fire `delay_ms_` after `from`.
 void EventLoop::Schedule(Task* task, Clock::time_point from) {
-  task->due_ = from + std::chrono::duration_cast<Clock::duration>(
-                          std::chrono::duration<double, std::milli>(
-                              task->delay_ms_));
+  task->due_ =
+      from + std::chrono::duration_cast<Clock::duration>(
+                 std::chrono::duration<double, std::milli>(task->delay_ms_));
   task->sequence_ = next_sequence_++;
   task->scheduled_ = true;
   if (task->refed_)
     ++ref_count_;
   timers_.insert(task);
-  timers_by_id_[task->async_id_] = task;
+  if (task->id_exposed_)
+    timers_by_id_[task->async_id_] = task;
   task->object_.ClearWeak();
 }
 
@@ -126,7 +126,8 @@ void EventLoop::Unschedule(Task* task) {
     return;
   if (task->kind_ == Task::Kind::kTimeout) {
     timers_.erase(task);
-    timers_by_id_.erase(task->async_id_);
+    if (task->id_exposed_)
+      timers_by_id_.erase(task->async_id_);
   } else {
     immediates_.erase(task->immediate_position_);
   }
@@ -143,7 +144,7 @@ void EventLoop::Release(Task* task) {
 }
 
 void EventLoop::Forget(Task* task) {
-  tasks_.erase(task);
+  tasks_.erase(task->owner_position_);
 }
 
 void EventLoop::Clear(Task* task) {
@@ -172,6 +173,15 @@ void EventLoop::SetRef(Task* task, bool ref) {
     ref_count_ += ref ? 1 : -1;
 }
 
+double EventLoop::ExposeId(Task* task) {
+  if (!task->id_exposed_) {
+    task->id_exposed_ = true;
+    if (task->scheduled_ && task->kind_ == Task::Kind::kTimeout)
+      timers_by_id_[task->async_id_] = task;
+  }
+  return task->async_id_;
+}
+
 Task* EventLoop::FindTimeout(double async_id) const {
   auto it = timers_by_id_.find(async_id);
   return it == timers_by_id_.end() ? nullptr : it->second;
@@ -181,8 +191,14 @@ void EventLoop::Run() {
   while (!reporter_->failed()) {
     v8::HandleScope handle_scope(isolate_);
     v8::Context::Scope context_scope(context_.Get(isolate_));
-    RunTimers();
-    RunImmediates();
+    // As in libuv, an iteration starts only while ref'd work exists; once
+    // started, it also runs due unref'd timers and queued unref'd
+    // immediates. Platform tasks (pending destroy hooks) get their turn
+    // either way.
+    if (alive()) {
+      RunTimers();
+      RunImmediates();
+    }
     RunPlatformTasks();
     if (reporter_->failed() || !alive())
       break;

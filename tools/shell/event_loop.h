@@ -10,6 +10,8 @@
 //
 // and sleeps until the next timer is due when nothing else is pending. The
 // loop ends when no ref'd timer or immediate is left, or after a fatal error.
+// As in libuv, an iteration starts only while ref'd work exists, so unref'd
+// work runs only alongside ref'd work.
 //
 // Every timer and immediate is an asyncctx::AsyncResource ("Timeout",
 // "Immediate") created when JavaScript schedules it, with the JavaScript
@@ -95,10 +97,14 @@ class Task {
   // clearTimeout()/clearImmediate() was called: refresh() must not re-arm.
   bool cleared_ = false;
   std::chrono::steady_clock::time_point due_;
+  // JavaScript has read the numeric id, so clearTimeout(id) must find it
+  // (Node registers ids lazily the same way; most timers never need it).
+  bool id_exposed_ = false;
   // Creation (or re-arming) order: breaks ties between equal due times and
   // tells which immediates were queued before the current phase.
   uint64_t sequence_ = 0;
   std::list<Task*>::iterator immediate_position_;
+  std::list<std::unique_ptr<Task>>::iterator owner_position_;
 };
 
 class EventLoop {
@@ -139,7 +145,10 @@ class EventLoop {
   void Refresh(Task* task);
   // ref() / unref().
   void SetRef(Task* task, bool ref);
-  // The scheduled timer whose async id is `async_id`, or null
+  // Returns the timer's numeric id ([Symbol.toPrimitive]) and makes
+  // FindTimeout() able to find it by that id.
+  double ExposeId(Task* task);
+  // The scheduled timer whose id was exposed as `async_id`, or null
   // (clearTimeout(number)).
   Task* FindTimeout(double async_id) const;
 
@@ -177,7 +186,8 @@ class EventLoop {
   asyncctx::Runtime* const runtime_;
   ErrorReporter* const reporter_;
 
-  std::unordered_map<Task*, std::unique_ptr<Task>> tasks_;
+  // Every task alive; a task's owner_position_ points at its entry.
+  std::list<std::unique_ptr<Task>> tasks_;
   std::set<Task*, DueOrder> timers_;
   std::unordered_map<double, Task*> timers_by_id_;
   std::list<Task*> immediates_;

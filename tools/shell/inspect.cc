@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tools/shell/bindings.h"
+#include "tools/shell/inspect_primitives.h"
 #include "v8-array-buffer.h"
 #include "v8-container.h"
 #include "v8-date.h"
@@ -49,106 +50,6 @@ std::string Spaces(int count) {
   return std::string(static_cast<size_t>(std::max(count, 0)), ' ');
 }
 
-// Node measures entries in UTF-16 code units; counting code points of the
-// UTF-8 text agrees for everything outside the astral planes.
-int DisplayLength(const std::string& text) {
-  int length = 0;
-  for (unsigned char c : text) {
-    if ((c & 0xC0) != 0x80)
-      ++length;
-  }
-  return length;
-}
-
-void AppendUtf8(std::string* out, uint32_t code_point) {
-  if (code_point < 0x80) {
-    out->push_back(static_cast<char>(code_point));
-  } else if (code_point < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (code_point >> 6)));
-    out->push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-  } else if (code_point < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (code_point >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (code_point >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((code_point >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-  }
-}
-
-bool Contains(const std::u16string& text, const char16_t* needle) {
-  return text.find(needle) != std::u16string::npos;
-}
-
-// Node's strEscape: quotes with ' unless the text contains one, then with "
-// or `, and escapes control characters, the quote, backslashes and lone
-// surrogates.
-std::string QuoteString(const std::u16string& text) {
-  char16_t quote = u'\'';
-  if (Contains(text, u"'")) {
-    if (!Contains(text, u"\""))
-      quote = u'"';
-    else if (!Contains(text, u"`") && !Contains(text, u"${"))
-      quote = u'`';
-  }
-  std::string out;
-  out.reserve(text.size() + 2);
-  out.push_back(static_cast<char>(quote));
-  char escape[8];
-  for (size_t i = 0; i < text.size(); ++i) {
-    char16_t c = text[i];
-    if (c >= 0xD800 && c <= 0xDBFF && i + 1 < text.size() &&
-        text[i + 1] >= 0xDC00 && text[i + 1] <= 0xDFFF) {
-      AppendUtf8(&out, 0x10000 + ((c - 0xD800) << 10) + (text[i + 1] - 0xDC00));
-      ++i;
-      continue;
-    }
-    switch (c) {
-      case u'\b':
-        out += "\\b";
-        continue;
-      case u'\t':
-        out += "\\t";
-        continue;
-      case u'\n':
-        out += "\\n";
-        continue;
-      case u'\f':
-        out += "\\f";
-        continue;
-      case u'\r':
-        out += "\\r";
-        continue;
-      case u'\\':
-        out += "\\\\";
-        continue;
-      default:
-        break;
-    }
-    if (c == quote && quote == u'\'') {
-      out += "\\'";
-    } else if (c < 0x20 || (c >= 0x7F && c <= 0x9F)) {
-      snprintf(escape, sizeof(escape), "\\x%02X", static_cast<unsigned>(c));
-      out += escape;
-    } else if (c >= 0xD800 && c <= 0xDFFF) {
-      snprintf(escape, sizeof(escape), "\\u%04X", static_cast<unsigned>(c));
-      out += escape;
-    } else {
-      AppendUtf8(&out, c);
-    }
-  }
-  out.push_back(static_cast<char>(quote));
-  return out;
-}
-
-std::u16string ToUtf16(v8::Isolate* isolate, v8::Local<v8::String> string) {
-  std::u16string text(static_cast<size_t>(string->Length()), u'\0');
-  string->Write(isolate, reinterpret_cast<uint16_t*>(&text[0]));
-  return text;
-}
-
 bool IsIdentifier(const std::string& key) {
   if (key.empty())
     return false;
@@ -178,73 +79,6 @@ std::string MoreItems(uint64_t remaining) {
          (remaining > 1 ? "s" : "");
 }
 
-std::string SymbolToString(v8::Isolate* isolate, v8::Local<v8::Symbol> sym) {
-  v8::Local<v8::Value> description = sym->Description(isolate);
-  if (description->IsUndefined())
-    return "Symbol()";
-  return "Symbol(" + ToUtf8(isolate, description) + ")";
-}
-
-// Date.prototype.toISOString() of a valid time value, done here so that a
-// user's override of toISOString cannot change what is printed.
-std::string IsoDate(double time) {
-  constexpr int64_t kMsPerDay = 86400000;
-  int64_t ms = static_cast<int64_t>(time);
-  int64_t days = ms / kMsPerDay;
-  int64_t rest = ms % kMsPerDay;
-  if (rest < 0) {
-    rest += kMsPerDay;
-    --days;
-  }
-  // Howard Hinnant's civil_from_days.
-  int64_t z = days + 719468;
-  int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  int64_t doe = z - era * 146097;
-  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  int64_t mp = (5 * doy + 2) / 153;
-  int64_t day = doy - (153 * mp + 2) / 5 + 1;
-  int64_t month = mp < 10 ? mp + 3 : mp - 9;
-  int64_t year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  char buffer[64];
-  char year_text[16];
-  if (year >= 0 && year <= 9999) {
-    snprintf(year_text, sizeof(year_text), "%04lld",
-             static_cast<long long>(year));
-  } else {
-    snprintf(year_text, sizeof(year_text), "%c%06lld", year < 0 ? '-' : '+',
-             static_cast<long long>(year < 0 ? -year : year));
-  }
-  snprintf(buffer, sizeof(buffer), "%s-%02lld-%02lldT%02lld:%02lld:%02lld.%03lldZ",
-           year_text, static_cast<long long>(month),
-           static_cast<long long>(day), static_cast<long long>(rest / 3600000),
-           static_cast<long long>(rest / 60000 % 60),
-           static_cast<long long>(rest / 1000 % 60),
-           static_cast<long long>(rest % 1000));
-  return buffer;
-}
-
-std::string RegExpToString(v8::Isolate* isolate,
-                           v8::Local<v8::RegExp> regexp) {
-  std::string out = "/" + ToUtf8(isolate, regexp->GetSource()) + "/";
-  // The order of RegExp.prototype.flags.
-  static constexpr struct {
-    v8::RegExp::Flags flag;
-    char letter;
-  } kFlags[] = {
-      {v8::RegExp::kHasIndices, 'd'}, {v8::RegExp::kGlobal, 'g'},
-      {v8::RegExp::kIgnoreCase, 'i'}, {v8::RegExp::kLinear, 'l'},
-      {v8::RegExp::kMultiline, 'm'},  {v8::RegExp::kDotAll, 's'},
-      {v8::RegExp::kUnicode, 'u'},    {v8::RegExp::kSticky, 'y'},
-  };
-  v8::RegExp::Flags flags = regexp->GetFlags();
-  for (const auto& entry : kFlags) {
-    if (flags & entry.flag)
-      out.push_back(entry.letter);
-  }
-  return out;
-}
-
 // Node's getPrefix: `Foo `, `Map(2) `, `[Object: null prototype] `.
 std::string GetPrefix(const std::optional<std::string>& constructor,
                       const std::string& tag,
@@ -262,8 +96,11 @@ std::string GetPrefix(const std::optional<std::string>& constructor,
 
 class Inspector {
  public:
-  Inspector(v8::Local<v8::Context> context, int depth)
-      : isolate_(context->GetIsolate()), context_(context), depth_(depth) {}
+  Inspector(v8::Local<v8::Context> context, const InspectOptions& options)
+      : isolate_(context->GetIsolate()),
+        context_(context),
+        depth_(options.depth),
+        show_hidden_(options.show_hidden) {}
 
   // Node's formatValue. Returns false when JavaScript threw.
   bool FormatValue(v8::Local<v8::Value> value,
@@ -345,6 +182,7 @@ class Inspector {
   v8::Isolate* isolate_;
   v8::Local<v8::Context> context_;
   int depth_;
+  bool show_hidden_;
   // Node's ctx.seen: the objects being formatted, outermost first.
   std::vector<v8::Local<v8::Object>> seen_;
   // Node's ctx.circular: objects referenced from inside themselves, numbered
@@ -495,8 +333,8 @@ bool Inspector::GetConstructorName(v8::Local<v8::Object> object,
         std::string name =
             ToUtf8(isolate_, constructor.As<v8::Function>()->GetName());
         if (!name.empty()) {
-          v8::Maybe<bool> instance = object->InstanceOf(
-              context_, constructor.As<v8::Function>());
+          v8::Maybe<bool> instance =
+              object->InstanceOf(context_, constructor.As<v8::Function>());
           if (instance.IsNothing())
             return false;
           if (instance.FromJust()) {
@@ -518,8 +356,7 @@ bool Inspector::GetConstructorName(v8::Local<v8::Object> object,
   return true;
 }
 
-bool Inspector::GetToStringTag(v8::Local<v8::Object> object,
-                               std::string* out) {
+bool Inspector::GetToStringTag(v8::Local<v8::Object> object, std::string* out) {
   out->clear();
   v8::Local<v8::Symbol> tag_key = v8::Symbol::GetToStringTag(isolate_);
   v8::Local<v8::Value> tag;
@@ -553,9 +390,10 @@ bool Inspector::GetKeys(v8::Local<v8::Object> object,
                         std::vector<v8::Local<v8::Value>>* keys) {
   v8::Local<v8::Array> names;
   if (!object
-           ->GetPropertyNames(context_, v8::KeyCollectionMode::kOwnOnly,
-                              v8::ONLY_ENUMERABLE, index_filter,
-                              v8::KeyConversionMode::kConvertToString)
+           ->GetPropertyNames(
+               context_, v8::KeyCollectionMode::kOwnOnly,
+               show_hidden_ ? v8::ALL_PROPERTIES : v8::ONLY_ENUMERABLE,
+               index_filter, v8::KeyConversionMode::kConvertToString)
            .ToLocal(&names)) {
     return false;
   }
@@ -603,11 +441,10 @@ bool Inspector::FormatRaw(v8::Local<v8::Object> object,
     if (!GetKeys(object, v8::IndexFilter::kSkipIndices, &keys))
       return false;
     uint32_t length = object.As<v8::Array>()->Length();
-    std::string prefix =
-        (constructor != std::string("Array") || !tag.empty())
-            ? GetPrefix(constructor, tag, "Array",
-                        "(" + std::to_string(length) + ")")
-            : "";
+    std::string prefix = (constructor != std::string("Array") || !tag.empty())
+                             ? GetPrefix(constructor, tag, "Array",
+                                         "(" + std::to_string(length) + ")")
+                             : "";
     open = prefix + "[";
     close = "]";
     if (length == 0 && keys.empty()) {
@@ -620,8 +457,8 @@ bool Inspector::FormatRaw(v8::Local<v8::Object> object,
     if (!GetKeys(object, v8::IndexFilter::kIncludeIndices, &keys))
       return false;
     bool is_set = object->IsSet();
-    size_t size = is_set ? object.As<v8::Set>()->Size()
-                         : object.As<v8::Map>()->Size();
+    size_t size =
+        is_set ? object.As<v8::Set>()->Size() : object.As<v8::Map>()->Size();
     std::string prefix = GetPrefix(constructor, tag, is_set ? "Set" : "Map",
                                    "(" + std::to_string(size) + ")");
     if (size == 0 && keys.empty()) {
@@ -787,8 +624,8 @@ bool Inspector::FormatRaw(v8::Local<v8::Object> object,
   }
   for (size_t i = 0; ok && i < keys.size(); ++i) {
     std::string entry;
-    ok = FormatProperty(object, keys[i], recurse_times, Extras::kObject,
-                        &entry);
+    ok =
+        FormatProperty(object, keys[i], recurse_times, Extras::kObject, &entry);
     output.push_back(std::move(entry));
   }
   seen_.pop_back();
@@ -1066,8 +903,7 @@ bool Inspector::FunctionBase(v8::Local<v8::Function> function,
   std::string name =
       name_value->IsString() ? ToUtf8(isolate_, name_value) : std::string();
 
-  if (text.compare(0, 5, "class") == 0 && !text.empty() &&
-      text.back() == '}') {
+  if (text.compare(0, 5, "class") == 0 && !text.empty() && text.back() == '}') {
     // Node's getClassBase.
     std::string base =
         "class " + (name.empty() ? std::string("(anonymous)") : name);
@@ -1142,13 +978,16 @@ bool Inspector::FormatError(v8::Local<v8::Object> error,
       return false;
   } else {
     // Error.prototype.toString().
-    stack = name.empty() ? message
-                         : message.empty() ? name : name + ": " + message;
+    stack = name.empty()      ? message
+            : message.empty() ? name
+                              : name + ": " + message;
   }
 
   // Node's removeDuplicateErrorKeys: an own name/message/stack that the
   // stack already shows is not listed again.
   for (const char* duplicate : {"name", "message", "stack"}) {
+    if (show_hidden_)
+      break;
     for (size_t i = 0; i < keys->size(); ++i) {
       if (!(*keys)[i]->IsString() ||
           ToUtf8(isolate_, (*keys)[i]) != duplicate) {
@@ -1209,8 +1048,8 @@ bool Inspector::FormatError(v8::Local<v8::Object> error,
     prefix.pop_back();
     if (name != prefix) {
       if (prefix.find(name) != std::string::npos) {
-        stack = length == 0 ? prefix + ": " + stack
-                            : prefix + stack.substr(length);
+        stack =
+            length == 0 ? prefix + ": " + stack : prefix + stack.substr(length);
       } else {
         stack = prefix + " [" + name + "]" + stack.substr(length);
       }
@@ -1255,9 +1094,8 @@ std::string Inspector::BoxedBase(v8::Local<v8::Object> object,
     value = QuoteString(ToUtf16(isolate_, string));
     // The index keys are the characters, already shown in the value.
     size_t characters = static_cast<size_t>(string->Length());
-    keys->erase(keys->begin(),
-                keys->begin() + static_cast<ptrdiff_t>(
-                                    std::min(characters, keys->size())));
+    keys->erase(keys->begin(), keys->begin() + static_cast<ptrdiff_t>(std::min(
+                                                   characters, keys->size())));
   } else if (object->IsBooleanObject()) {
     type = "Boolean";
     value = object.As<v8::BooleanObject>()->ValueOf() ? "true" : "false";
@@ -1266,8 +1104,7 @@ std::string Inspector::BoxedBase(v8::Local<v8::Object> object,
     value = ToUtf8(isolate_, object.As<v8::BigIntObject>()->ValueOf()) + "n";
   } else {
     type = "Symbol";
-    value =
-        SymbolToString(isolate_, object.As<v8::SymbolObject>()->ValueOf());
+    value = SymbolToString(isolate_, object.As<v8::SymbolObject>()->ValueOf());
   }
   std::string base = "[" + type;
   if (constructor != type) {
@@ -1343,11 +1180,10 @@ std::vector<std::string> Inspector::GroupArrayElements(
   }
   int actual_max = max_length + kSeparatorSpace;
   if (actual_max * 3 + indentation_ < kBreakLength &&
-      (static_cast<double>(total_length) / actual_max > 5 ||
-       max_length <= 6)) {
+      (static_cast<double>(total_length) / actual_max > 5 || max_length <= 6)) {
     constexpr double kApproxCharHeights = 2.5;
-    double average_bias = std::sqrt(actual_max - static_cast<double>(total_length) /
-                                                     output.size());
+    double average_bias = std::sqrt(
+        actual_max - static_cast<double>(total_length) / output.size());
     double biased_max = std::max(actual_max - 3 - average_bias, 1.0);
     int columns = std::min(
         {static_cast<int>(std::round(
@@ -1371,8 +1207,7 @@ std::vector<std::string> Inspector::GroupArrayElements(
       v8::TryCatch try_catch(isolate_);
       for (size_t i = 0; i < output.size(); ++i) {
         v8::Local<v8::Value> element;
-        if (!value->Get(context_, static_cast<uint32_t>(i))
-                 .ToLocal(&element) ||
+        if (!value->Get(context_, static_cast<uint32_t>(i)).ToLocal(&element) ||
             !(element->IsNumber() || element->IsBigInt())) {
           pad_start = false;
           break;
@@ -1409,20 +1244,10 @@ std::vector<std::string> Inspector::GroupArrayElements(
 
 }  // namespace
 
-std::string FormatNumber(v8::Local<v8::Context> context, double value) {
-  if (value == 0 && std::signbit(value))
-    return "-0";
-  v8::Isolate* isolate = context->GetIsolate();
-  v8::Local<v8::String> text;
-  if (!v8::Number::New(isolate, value)->ToString(context).ToLocal(&text))
-    return "NaN";
-  return ToUtf8(isolate, text);
-}
-
 v8::Maybe<std::string> Inspect(v8::Local<v8::Context> context,
                                v8::Local<v8::Value> value,
                                const InspectOptions& options) {
-  Inspector inspector(context, options.depth);
+  Inspector inspector(context, options);
   std::string out;
   if (!inspector.FormatValue(value, 0, &out))
     return v8::Nothing<std::string>();

@@ -33,14 +33,14 @@ struct InspectOptions {
   // How many levels of nested objects to show; deeper ones print as
   // `[Object]`. -1 shows only the top level's type.
   int depth = 2;
+  // Also list non-enumerable own properties, as `[name]: value` (console's
+  // %o).
+  bool show_hidden = false;
 };
 
 v8::Maybe<std::string> Inspect(v8::Local<v8::Context> context,
                                v8::Local<v8::Value> value,
                                const InspectOptions& options = {});
-
-// A number the way JavaScript and Node print it: `-0` keeps its sign.
-std::string FormatNumber(v8::Local<v8::Context> context, double value);
 
 }  // namespace shell
 }  // namespace asyncctx

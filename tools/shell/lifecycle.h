@@ -44,9 +44,6 @@ class Lifecycle {
   // a fatal error.
   void Dispatch(v8::Local<v8::Context> context, const std::string& type);
 
-  // Drops all listeners (before the context goes away).
-  void Clear() { listeners_.clear(); }
-
  private:
   struct Listener {
     uint64_t id;

@@ -22,8 +22,6 @@ Shell::Shell(v8::Isolate* isolate,
 
 Shell::~Shell() {
   v8::HandleScope handle_scope(isolate_);
-  if (lifecycle_)
-    lifecycle_->Clear();
   loop_.reset();
   timers_.reset();
   lifecycle_.reset();
@@ -71,7 +69,7 @@ bool Shell::Initialize() {
 
   v8::TryCatch try_catch(isolate_);
   bool installed = runtime_->Install(context).FromMaybe(false) &&
-                   InstallConsole(context) &&
+                   InstallConsole(context, &reporter_) &&
                    InstallPerformance(context, origin_) &&
                    InstallLoad(context) && timers_->Install(context) &&
                    lifecycle_->Install(context);

@@ -11,6 +11,7 @@
 #include "tools/shell/errors.h"
 #include "tools/shell/event_loop.h"
 #include "tools/shell/inspect.h"
+#include "tools/shell/inspect_primitives.h"
 #include "v8-external.h"
 #include "v8-function.h"
 #include "v8-object.h"
@@ -104,10 +105,10 @@ void Timers::StartTimer(const v8::FunctionCallbackInfo<v8::Value>& info,
   }
   if (!(delay >= 1 && delay <= kTimeoutMax)) {
     if (delay > kTimeoutMax) {
-      std::string text = "TimeoutOverflowWarning: " +
-                         FormatNumber(context, delay) +
-                         " does not fit into a 32-bit signed integer.\n"
-                         "Timeout duration was set to 1.\n";
+      std::string text =
+          "TimeoutOverflowWarning: " + FormatNumber(context, delay) +
+          " does not fit into a 32-bit signed integer.\n"
+          "Timeout duration was set to 1.\n";
       fputs(text.c_str(), stderr);
     }
     delay = 1;
@@ -244,7 +245,7 @@ void Timers::Close(const v8::FunctionCallbackInfo<v8::Value>& info) {
 void Timers::ToPrimitive(const v8::FunctionCallbackInfo<v8::Value>& info) {
   Task* task;
   if (From(info)->Unwrap(info, &task))
-    info.GetReturnValue().Set(task->async_id());
+    info.GetReturnValue().Set(From(info)->loop_->ExposeId(task));
   else
     info.GetReturnValue().Set(std::nan(""));
 }

@@ -60,10 +60,9 @@ class Timers {
   bool Unwrap(const v8::FunctionCallbackInfo<v8::Value>& info, Task** task);
   Task* TaskOf(v8::Local<v8::Value> value,
                const v8::Global<v8::FunctionTemplate>& type);
-  v8::Local<v8::FunctionTemplate> NewClass(
-      const char* name,
-      v8::Local<v8::Value> data,
-      bool is_timeout);
+  v8::Local<v8::FunctionTemplate> NewClass(const char* name,
+                                           v8::Local<v8::Value> data,
+                                           bool is_timeout);
 
   v8::Isolate* const isolate_;
   EventLoop* const loop_;

@@ -7,6 +7,7 @@
 // expect-stdout: ^held by a pending timer: als alive true, store alive true$
 // expect-stdout: ^timer saw its store: true$
 // expect-stdout: ^after the timer: als collected true, store collected true$
+// expect-stdout: ^FinalizationRegistry callback: ran true, store undefined, variable undefined$
 // expect-stdout: ^done$
 //
 // Memory: 1e6 sequential AsyncLocalStorage runs with distinct large stores
@@ -14,7 +15,8 @@
 // and WeakRef), a store used by async work is released once that work is
 // done, and an AsyncLocalStorage instance that becomes unreachable is
 // collected with its stores once no frame (here: a pending timer) refers to
-// it.
+// it. FinalizationRegistry callbacks run at the root frame (V8 runs them from
+// a task; the TC39 proposal would want the registration frame).
 
 'use strict';
 
@@ -88,9 +90,14 @@ async function unreachableInstance() {
   let alsRef;
   let storeRef;
   let timerFired = false;
+  let timerDone;
+  const timerRan = new Promise((resolve) => {
+    timerDone = resolve;
+  });
   function checkStore() {
     const als = alsRef.deref();
     timerFired = als !== undefined && als.getStore() === storeRef.deref();
+    timerDone();
   }
   // Created in a timer callback, so enterWith ends with the callback; only
   // the timer scheduled inside keeps the frame (and so the instance) alive.
@@ -102,22 +109,38 @@ async function unreachableInstance() {
     als.enterWith(store);
     // The callback must not close over als or store: only the frame the
     // timer captured may keep them alive.
-    setTimeout(checkStore, 50);
+    setTimeout(checkStore, 300);
     resolve();
   }, 0));
   await collect();
   log(`held by a pending timer: als alive ${alsRef.deref() !== undefined}, ` +
       `store alive ${storeRef.deref() !== undefined}`);
-  await tick(80);
+  await timerRan;
   log(`timer saw its store: ${timerFired}`);
   await collect();
   log(`after the timer: als collected ${alsRef.deref() === undefined}, ` +
       `store collected ${storeRef.deref() === undefined}`);
 }
 
+async function finalizationFrame() {
+  const als = new AsyncLocalStorage();
+  const v = new AsyncContext.Variable();
+  let seen;
+  const fr = new FinalizationRegistry(() => {
+    seen = [als.getStore(), v.get()];
+  });
+  als.run('registered in a store', () => v.run('and a variable', () => {
+    fr.register({payload: new Array(100)}, 'held');
+  }));
+  await collect();
+  log(`FinalizationRegistry callback: ran ${seen !== undefined}, ` +
+      `store ${seen && seen[0]}, variable ${seen && seen[1]}`);
+}
+
 (async () => {
   await syncRuns();
   await asyncRuns();
   await unreachableInstance();
+  await finalizationFrame();
   log('done');
 })();

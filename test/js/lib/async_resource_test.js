@@ -25,12 +25,10 @@ const topLevel = {
 const deep = {};
 {
   function nest(n) {
-    if (n === 0) return [executionAsyncId(), fieldsDepth()];
+    if (n === 0) return [executionAsyncId(), insideAResource()];
     return new AsyncResource('Deep').runInAsyncScope(nest, null, n - 1);
   }
-  // Every runInAsyncScope on the stack is one entry; the innermost sees the
-  // last resource's id.
-  function fieldsDepth() {
+  function insideAResource() {
     return executionAsyncResource() instanceof AsyncResource;
   }
   try {
@@ -65,10 +63,9 @@ const deep = {};
     });
   }
   deep.finalIds = ids();
-  deep.worksAfter = new AsyncResource('After').runInAsyncScope(
-      function() {
-        return [executionAsyncId() === this.asyncId(), triggerAsyncId()];
-      }, undefined);
+  const after = new AsyncResource('After');
+  deep.worksAfter = after.runInAsyncScope(
+      () => [executionAsyncId() === after.asyncId(), triggerAsyncId()]);
 }
 
 test('executionAsyncId() is 1 and triggerAsyncId() 0 at the script top level',
@@ -424,16 +421,26 @@ test('every firing of an interval has the same id and resource', async () => {
   assert.equal(firings[2][1], firings[0][1]);
 });
 
-test('two timers have different ids and the ids are back afterwards',
+test('two timers have different ids', async () => {
+  const outer = executionAsyncId();
+  const seen = [];
+  setTimeout(() => seen.push(executionAsyncId()), 0);
+  setTimeout(() => seen.push(executionAsyncId()), 0);
+  await tick(5);
+  assert.equal(seen.length, 2);
+  assert.notEqual(seen[0], seen[1]);
+  assert(seen[0] > outer && seen[1] > outer);
+});
+
+// With no hook enabled, promise reactions are not tracked: they run on the
+// bottom of the execution stack, which the shell leaves at the top-level ids
+// (Node gives 0 and 0 there).
+test('a promise reaction with no hook enabled sees the top-level ids',
      async () => {
-       const outer = ids();
-       const seen = [];
-       setTimeout(() => seen.push(executionAsyncId()), 0);
-       setTimeout(() => seen.push(executionAsyncId()), 0);
-       await tick(5);
-       assert.equal(seen.length, 2);
-       assert.notEqual(seen[0], seen[1]);
-       assert.deepEqual(ids(), outer);
+       await tick();
+       assert.deepEqual(ids(), [1, 0]);
+       const inReaction = await Promise.resolve().then(ids);
+       assert.deepEqual(inReaction, [1, 0]);
      });
 
 test('runInAsyncScope inside a timer callback nests on the timer', async () => {

@@ -6,12 +6,16 @@
 // expect-stdout: ^emitDestroy then GC: destroyed 1 time$
 // expect-stdout: ^still reachable: 0 destroyed$
 // expect-stdout: ^churn: 10000/10000 destroyed$
+// expect-stdout: ^microtasks: 1000000 ran in their store, 1000000 destroyed$
+// expect-stdout: ^microtask stores collected: 1000/1000$
 // expect-stdout: ^done$
 //
 // GC-driven destroy: an AsyncResource created while a destroy hook is enabled
 // (and without requireManualDestroy) reports destroy once it is collected;
 // one created before any destroy hook never does; emitDestroy followed by GC
-// reports once; a reachable resource is not reported.
+// reports once; a reachable resource is not reported. 1e6 microtasks queued
+// inside runs with a destroy hook enabled all report destroy and retain
+// nothing.
 
 'use strict';
 
@@ -64,5 +68,37 @@ const count = (ids) => ids.reduce((n, id) => n + (destroyed.get(id) || 0), 0);
   log(`churn: ${count(churn)}/10000 destroyed`);
   hook.disable();
   kept.length = 0;
+
+  const microtaskIds = new Set();
+  let microtasksDestroyed = 0;
+  const microHook = createHook({
+    init(id, type) {
+      if (type === 'Microtask') microtaskIds.add(id);
+    },
+    destroy(id) {
+      if (microtaskIds.delete(id)) microtasksDestroyed++;
+    },
+  }).enable();
+  const als = new AsyncLocalStorage();
+  let storesCollected = 0;
+  const registry = new FinalizationRegistry(() => storesCollected++);
+  let ranInStore = 0;
+  for (let run = 0; run < 1000; run++) {
+    const store = {run, payload: new Array(100).fill(run)};
+    registry.register(store, run);
+    als.run(store, () => {
+      for (let i = 0; i < 1000; i++) {
+        queueMicrotask(() => {
+          if (als.getStore() === store) ranInStore++;
+        });
+      }
+    });
+    if (run % 100 === 99) await tick();
+  }
+  await collect();
+  log(`microtasks: ${ranInStore} ran in their store, ` +
+      `${microtasksDestroyed} destroyed`);
+  log(`microtask stores collected: ${storesCollected}/1000`);
+  microHook.disable();
   log('done');
 })();

@@ -25,7 +25,7 @@ async function withHooks(hooks, fn) {
 }
 
 // A hook that records every event of the given kinds for ids in `ids` (a
-// Set, filled by `init` when `accept(type, resource)` says so).
+// Set, filled by `init` when `accept(type, resource, id)` says so).
 function recorder(accept, kinds = ['init', 'before', 'after', 'destroy',
                                    'promiseResolve']) {
   const ids = new Set();
@@ -33,7 +33,7 @@ function recorder(accept, kinds = ['init', 'before', 'after', 'destroy',
   const callbacks = {};
   if (kinds.includes('init')) {
     callbacks.init = (id, type, trigger, resource) => {
-      if (!accept(type, resource)) return;
+      if (!accept(type, resource, id)) return;
       ids.add(id);
       events.push(['init', id, type, trigger]);
     };
@@ -49,6 +49,17 @@ function recorder(accept, kinds = ['init', 'before', 'after', 'destroy',
 }
 
 // --- createHook validation and enable / disable ------------------------------
+
+test('asyncHooks has the shape of node:async_hooks', () => {
+  for (const name of ['createHook', 'executionAsyncId', 'triggerAsyncId',
+                      'executionAsyncResource']) {
+    assert.equal(typeof asyncHooks[name], 'function', name);
+  }
+  assert.equal(asyncHooks.AsyncLocalStorage, AsyncLocalStorage);
+  assert.equal(asyncHooks.AsyncResource, AsyncResource);
+  assert.equal(typeof asyncHooks.asyncWrapProviders, 'object');
+  assert(Object.isFrozen(asyncHooks));
+});
 
 test('createHook with a non-function callback throws ERR_ASYNC_CALLBACK',
      () => {
@@ -319,7 +330,12 @@ test('an interval reports before/after for every firing and destroy once ' +
 
 test('init, before, after, destroy for an Immediate', async () => {
   let immediate;
-  const {hook, events} = recorder((type) => type === 'Immediate');
+  const initResources = new Map();
+  const {hook, events} = recorder((type, resource, id) => {
+    if (type !== 'Immediate') return false;
+    initResources.set(id, resource);
+    return true;
+  });
   await withHooks(hook.enable(), async () => {
     const setter = executionAsyncId();
     let inside;
@@ -333,6 +349,7 @@ test('init, before, after, destroy for an Immediate', async () => {
     });
     await tick(5);
     assert.equal(resourceInside, immediate);
+    assert.equal(initResources.get(inside), immediate);
     const mine = events.filter((e) => e[1] === inside);
     assert.deepEqual(mine, [
       ['init', inside, 'Immediate', setter], ['before', inside],
@@ -617,3 +634,89 @@ test('executionAsyncId inside init is the creator\'s id', async () => {
     assert.deepEqual(inInit, [parent.asyncId(), child.asyncId()]);
   });
 });
+
+// --- hooks together with stores ----------------------------------------------
+
+test('thenables inside run keep the store while promise hooks are enabled',
+     async () => {
+       const als = new AsyncLocalStorage();
+       const hook = createHook({init() {}, before() {}, after() {}});
+       await withHooks(hook.enable(), async () => {
+         const seen = [];
+         const thenable = {
+           then(resolve) {
+             seen.push(als.getStore());
+             resolve(executionAsyncId());
+           },
+         };
+         const result = await als.run('hooked', async () => {
+           const idInThen = await thenable;
+           return [idInThen, als.getStore()];
+         });
+         assert.deepEqual(seen, ['hooked']);
+         assert.equal(result[1], 'hooked');
+         assert.equal(typeof result[0], 'number');
+       });
+     });
+
+test('disabling every hook inside a promise reaction restores the ids',
+     async () => {
+       const control = await Promise.resolve().then(
+           () => [executionAsyncId(), triggerAsyncId()]);
+       const hook = createHook({init() {}, before() {}, after() {}});
+       hook.enable();
+       let inside;
+       const reaction = Promise.resolve().then(() => {
+         inside = executionAsyncId();
+         hook.disable();
+       });
+       await reaction;
+       const after = await Promise.resolve().then(
+           () => [executionAsyncId(), triggerAsyncId()]);
+       assert.notEqual(inside, control[0]);
+       assert.deepEqual(after, control);
+     });
+
+test('enabling a hook inside a promise reaction reports later promises only',
+     async () => {
+       const promises = new Map();
+       const hook = createHook({
+         init(id, type, trigger, resource) {
+           if (type === 'PROMISE') promises.set(resource, id);
+         },
+       });
+       await withHooks(hook, async () => {
+         let later;
+         const first = Promise.resolve().then(() => {
+           hook.enable();
+           later = Promise.resolve();
+         });
+         await first;
+         assert.equal(promises.has(first), false);
+         assert.equal(typeof promises.get(later), 'number');
+       });
+     });
+
+test('a timer set inside a tracked promise reaction is triggered by the ' +
+         'promise',
+     async () => {
+       const promises = new Map();
+       const timers = new Map();
+       const hook = createHook({
+         init(id, type, trigger, resource) {
+           if (type === 'PROMISE') promises.set(resource, id);
+           if (type === 'Timeout') timers.set(resource, trigger);
+         },
+       });
+       await withHooks(hook.enable(), async () => {
+         let timer;
+         let reactionId;
+         const reaction = Promise.resolve().then(() => {
+           reactionId = executionAsyncId();
+           timer = setTimeout(() => {}, 0);
+         });
+         await reaction;
+         assert.equal(reactionId, promises.get(reaction));
+         assert.equal(timers.get(timer), reactionId);
+       });
+     });

@@ -1,0 +1,121 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// `new AsyncResource('X')` with no hook, with an init hook, and with a destroy
+// hook including GC and destroy emission (Node.js's
+// benchmark/async_hooks/gc-tracking.js shape), issues 3 and 5. Needs gc():
+//
+//   out/Default/asyncctx_shell --expose-gc test/benchmarks/js/async_resource.js
+//   node --expose-gc test/benchmarks/js/async_resource.js
+//
+// No hook is compared with `new benchNatives.EmptyConstructor('X')` (an
+// empty native constructor) where the host has it, else with an empty
+// JavaScript class (a lower floor; the output says which). The hook cases are
+// compared with the no-hook case. Every measured batch constructs n
+// resources; the GC batches then call gc() and wait for the destroy hooks
+// (or, with no destroy hook, one macrotask).
+//
+// Targets: no hook >= 0.7x of the empty native constructor (issue 3); init
+// hook >= 0.8x of no hook; destroy hook >= 0.2x of no hook, GC included
+// (issue 5). //test:benchmarks measures the same in C++ with the native
+// references, and checks that no resource is GC-tracked with an init hook.
+
+'use strict';
+
+const {AsyncResource} =
+    globalThis.AsyncResource ? globalThis : require('async_hooks');
+const createHook = globalThis.asyncHooks?.createHook ??
+    (typeof require === 'function' ? require('async_hooks').createHook :
+                                     undefined);
+
+// --- Shared by the files in this folder (each file runs on its own). ------
+const host = typeof process === 'object' && process.versions?.node ?
+    `node ${process.version}` :
+    'asyncctx_shell';
+const now = () => performance.now();
+function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+// Times `rounds` runs of each async function in `shapes` ({name: fn(n)}),
+// interleaved, after `warmup` rounds; returns {name: median ns/op}.
+async function timeShapes(n, shapes, rounds = 7, warmup = 2) {
+  const names = Object.keys(shapes);
+  const samples = Object.fromEntries(names.map((k) => [k, []]));
+  for (let r = 0; r < warmup + rounds; r++) {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[(i + r) % names.length];
+      const t = now();
+      await shapes[name](n);
+      const elapsed = now() - t;
+      if (r >= warmup) samples[name].push(elapsed * 1e6 / n);
+    }
+  }
+  return Object.fromEntries(names.map((k) => [k, median(samples[k])]));
+}
+function line(name, ns, baselineName, baselineNs, target) {
+  const mops = (v) => (1e3 / v).toFixed(2) + 'M ops/s';
+  const ratio = baselineNs / ns;
+  let text = `${name}: ${mops(ns)} (${ns.toFixed(1)} ns)` +
+      ` | vs ${baselineName} (${baselineNs.toFixed(1)} ns): ratio ${ratio.toFixed(2)}x`;
+  if (target !== undefined) {
+    text += ` (target >= ${target}x: ${ratio >= target ? 'met' : 'MISSED'})`;
+  }
+  console.log(text);
+}
+// ---------------------------------------------------------------------------
+
+const N = 1e6;
+const N_GC = 2e5;
+const NativeEmpty = globalThis.benchNatives?.EmptyConstructor;
+class JsEmpty {
+  constructor(type) {}
+}
+const Empty = NativeEmpty ?? JsEmpty;
+const baselineName = NativeEmpty ?
+    'new benchNatives.EmptyConstructor (empty native constructor)' :
+    'new (empty JS class) (no native constructor here)';
+
+let sink;
+async function construct(n) {
+  for (let i = 0; i < n; i++) sink = new AsyncResource('X');
+  sink = undefined;
+}
+async function constructEmpty(n) {
+  for (let i = 0; i < n; i++) sink = new Empty('X');
+  sink = undefined;
+}
+const macrotask = () => new Promise((resolve) => setTimeout(resolve, 0));
+let destroyed = 0;
+async function constructAndCollect(n) {
+  const target = destroyed + n;
+  await construct(n);
+  gc();
+  await macrotask();
+  // With a destroy hook, wait until every destroy was emitted.
+  while (destroyHook !== undefined && destroyed < target) await macrotask();
+}
+let destroyHook;
+
+(async () => {
+  console.log(`async_resource.js on ${host}`);
+  if (typeof gc !== 'function') {
+    console.log('needs gc(): run with --expose-gc');
+    return;
+  }
+  const p1 = await timeShapes(N, {construct, constructEmpty});
+  line('new AsyncResource, no hook', p1.construct, baselineName,
+       p1.constructEmpty, NativeEmpty ? 0.7 : undefined);
+  const gcBase = await timeShapes(N_GC, {constructAndCollect});
+
+  const init = createHook({init() {}}).enable();
+  const p2 = await timeShapes(N, {construct});
+  line('new AsyncResource, init hook', p2.construct, 'no hook', p1.construct,
+       0.8);
+  init.disable();
+
+  destroyHook = createHook({destroy() { destroyed++; }}).enable();
+  const p3 = await timeShapes(N_GC, {constructAndCollect}, 5, 1);
+  line('new AsyncResource, destroy hook, + gc + destroys',
+       p3.constructAndCollect, 'no hook + gc', gcBase.constructAndCollect, 0.2);
+})();

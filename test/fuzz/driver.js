@@ -1,0 +1,70 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// Runs the generated programs in FUZZ_PROGRAMS one after another against
+// FUZZ_RUNTIME (real.js or model.js), each once the previous one has no work
+// left (the host's beforeunload, or Node's beforeExit, which create no async
+// resource). Prints, per program:
+//
+//   #B <seed>
+//   <one line per probe>
+//   #E <seed>
+//
+// Loaded last: `asyncctx_shell RUNTIME.js PROGRAMS.js driver.js`.
+
+'use strict';
+
+(function(global) {
+  const runtime = global.FUZZ_RUNTIME;
+  const programs = global.FUZZ_PROGRAMS || [];
+  runtime.configure(global.FUZZ_OPTIONS || {});
+  let index = -1;
+  let env = null;
+
+  function formatValue(value) {
+    if (value === undefined) return '-';
+    if (value instanceof Error) {
+      return 'E(' + value.constructor.name + ':' +
+          (value.code !== undefined ? value.code : value.message) + ')';
+    }
+    if (Array.isArray(value)) return '[' + value.map(formatValue).join(',') + ']';
+    if (typeof value === 'string') return value;
+    if (value === null) return 'null';
+    if (typeof value === 'object' && 'status' in value) {
+      return value.status + ':' +
+          formatValue('value' in value ? value.value : value.reason);
+    }
+    return typeof value + ':' + String(value);
+  }
+
+  // The probe. Records the execution ids (unless a hook is enabled) and the
+  // value of every AsyncLocalStorage and AsyncContext.Variable.
+  function makeProbe(e) {
+    return function P(label, extra) {
+      let line = label;
+      if (!e.hooked) line += ' ' + e.ids();
+      line += ' |';
+      for (const s of e.S) line += ' ' + formatValue(s.getStore());
+      line += ' |';
+      for (const v of e.V) line += ' ' + formatValue(v.get());
+      if (arguments.length > 1) line += ' | ' + formatValue(extra);
+      e.lines.push(line);
+    };
+  }
+
+  function next() {
+    if (env !== null) {
+      runtime.finish(env);
+      env.lines.push('#E ' + programs[index].seed);
+      runtime.print(env.lines.join('\n'));
+      env = null;
+    }
+    index++;
+    if (index >= programs.length) return;
+    const program = programs[index];
+    env = runtime.environment(['#B ' + program.seed], program.hooked);
+    env.P = makeProbe(env);
+    runtime.start(env, program.main);
+  }
+
+  runtime.onIdle(next);
+})(globalThis);

@@ -1,0 +1,437 @@
+#!/usr/bin/env python3
+# Copyright 2026 the asyncctx authors. All rights reserved.
+"""Differential fuzzer: random programs, the shell against a reference model.
+
+    tools/fuzz [--seed S] [--count N]     programs S, S+1, ..., S+N-1
+    tools/fuzz --minutes M                random seeds for M minutes
+    tools/fuzz --ci                       the fixed batch CI runs (seeds 1..1000)
+    tools/fuzz --show S [--model]         print program S
+    tools/fuzz --reduce S                 shrink failing program S
+
+Every program is generated from its seed (test/fuzz/gen.py) and rendered
+twice: for the shell's real asyncctx (test/fuzz/real.js) and for the
+reference model (test/fuzz/model.js). Both run, many programs per process,
+through test/fuzz/driver.js and print one trace line per probe (every store,
+every variable, the execution and trigger ids). The traces must be equal.
+
+A failure prints the seed, the first differing line and two self-contained
+files under out/fuzz/ (run them with `out/Default/asyncctx_shell FILE`).
+The last line is `N passed, N failed`; exit code 1 if anything failed.
+"""
+
+import argparse
+import concurrent.futures
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+FUZZ_DIR = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(FUZZ_DIR))
+sys.path.insert(0, FUZZ_DIR)
+
+import gen  # noqa: E402
+
+REAL_JS = os.path.join(FUZZ_DIR, "real.js")
+MODEL_JS = os.path.join(FUZZ_DIR, "model.js")
+DRIVER_JS = os.path.join(FUZZ_DIR, "driver.js")
+DEFAULT_SHELL = os.path.join(ROOT, "out", "Default", "asyncctx_shell")
+CI_SEED = 1
+CI_COUNT = 1000
+
+
+class Options:
+    pass
+
+
+def make_program(seed, opts):
+    return gen.Program(seed, ambiguous_thenables=opts.ambiguous)
+
+
+def batch_source(programs, model, opts):
+    parts = [gen.PRELUDE]
+    if model:
+        parts.append(gen.options_js(opts.thenable_rule))
+    for p in programs:
+        parts.append(p.render(model))
+        parts.append("\n")
+    return "".join(parts)
+
+
+def command(side, files, opts):
+    if side == "model" and opts.model_host == "node":
+        loader = ("for (const f of process.argv.slice(1)) "
+                  "require(require('path').resolve(f));")
+        return ["node", "-e", loader] + files
+    return [opts.shell] + files
+
+
+def run(cmd, timeout):
+    """Returns (rc or None on timeout, stdout, stderr)."""
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        rc = proc.returncode
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        out, err = proc.communicate()
+        rc = None
+    return rc, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+
+
+def parse_traces(output):
+    """{seed: [lines]} for every program that finished (#B ... #E)."""
+    traces = {}
+    current = None
+    lines = []
+    for line in output.splitlines():
+        if line.startswith("#B "):
+            current = int(line[3:])
+            lines = []
+        elif line.startswith("#E ") and current is not None:
+            if int(line[3:]) == current:
+                traces[current] = lines
+            current = None
+        elif current is not None:
+            lines.append(line)
+    return traces
+
+
+class SideResult:
+    def __init__(self, rc, traces, stderr):
+        self.rc = rc
+        self.traces = traces
+        self.stderr = stderr
+
+
+def run_side(side, programs, opts, workdir, tag):
+    model = side == "model"
+    path = os.path.join(workdir, "%s.%s.js" % (tag, side))
+    with open(path, "w") as f:
+        f.write(batch_source(programs, model, opts))
+    runtime = MODEL_JS if model else REAL_JS
+    rc, out, err = run(command(side, [runtime, path, DRIVER_JS], opts),
+                       opts.timeout)
+    return SideResult(rc, parse_traces(out), err)
+
+
+def first_difference(real, model):
+    for i in range(max(len(real), len(model))):
+        a = real[i] if i < len(real) else "<end of trace>"
+        b = model[i] if i < len(model) else "<end of trace>"
+        if a != b:
+            return i, a, b
+    return None
+
+
+def describe_exit(rc):
+    if rc is None:
+        return "timed out"
+    if rc < 0:
+        try:
+            return "killed by " + signal.Signals(-rc).name
+        except ValueError:
+            return "killed by signal %d" % -rc
+    return "exit code %d" % rc
+
+
+def compare(program, real, model):
+    """None if program passed, else a description."""
+    seed = program.seed
+    if seed not in real.traces or seed not in model.traces:
+        which = []
+        if seed not in real.traces:
+            which.append("real (%s)%s" % (
+                describe_exit(real.rc),
+                ":\n" + tail(real.stderr) if real.stderr.strip() else ""))
+        if seed not in model.traces:
+            which.append("model (%s)%s" % (
+                describe_exit(model.rc),
+                ":\n" + tail(model.stderr) if model.stderr.strip() else ""))
+        return "did not finish in " + " and ".join(which)
+    diff = first_difference(real.traces[seed], model.traces[seed])
+    if diff is None:
+        problems = [l for l in model.traces[seed] if l.startswith("!model")]
+        if problems:
+            return "model error: " + problems[0]
+        return None
+    i, a, b = diff
+    return ("trace differs at line %d:\n    real:  %s\n    model: %s"
+            % (i + 1, a, b))
+
+
+def tail(text, n=15):
+    rows = text.rstrip("\n").splitlines()
+    if len(rows) > n:
+        rows = ["..."] + rows[-n:]
+    return "\n".join("    " + r for r in rows)
+
+
+def run_programs(programs, opts, workdir, pool, tag):
+    """Runs programs (one batch per side, re-running after a crash);
+    returns {seed: None or failure text}."""
+    results = {}
+    pending = list(programs)
+    attempt = 0
+    while pending:
+        attempt += 1
+        t = "%s-%d" % (tag, attempt)
+        fut_real = pool.submit(run_side, "real", pending, opts, workdir, t)
+        fut_model = pool.submit(run_side, "model", pending, opts, workdir, t)
+        real, model = fut_real.result(), fut_model.result()
+        rest = []
+        stopped = False
+        for p in pending:
+            if stopped:
+                rest.append(p)
+                continue
+            done = p.seed in real.traces and p.seed in model.traces
+            results[p.seed] = compare(p, real, model)
+            if not done:
+                # The program that crashed or hung; run the rest again.
+                stopped = True
+        pending = rest
+    return results
+
+
+def write_repro(program, opts):
+    os.makedirs(opts.out, exist_ok=True)
+    paths = []
+    for side in ("real", "model"):
+        model = side == "model"
+        parts = []
+        with open(MODEL_JS if model else REAL_JS) as f:
+            parts.append(f.read())
+        parts.append(batch_source([program], model, opts))
+        with open(DRIVER_JS) as f:
+            parts.append(f.read())
+        path = os.path.join(opts.out, "seed-%d.%s.js" % (program.seed, side))
+        with open(path, "w") as f:
+            f.write("// tools/fuzz seed %d (%s rendering); run with\n"
+                    "//   out/Default/asyncctx_shell %s\n" % (
+                        program.seed, side, os.path.relpath(path, ROOT)))
+            f.write("\n".join(parts))
+        paths.append(os.path.relpath(path, ROOT))
+    return paths
+
+
+def check_alone(program, opts, workdir, pool):
+    results = run_programs([program], opts, workdir, pool,
+                           "alone-%d" % program.seed)
+    return results[program.seed]
+
+
+def report_failure(program, text, opts, workdir, pool):
+    real_path, model_path = write_repro(program, opts)
+    print("FAIL seed %d: %s" % (program.seed, text))
+    print("  program: %s (model: %s)" % (real_path, model_path))
+    alone = check_alone(program, opts, workdir, pool)
+    if alone is None:
+        print("  (passes when run alone: the failure depends on the programs "
+              "run before it in the batch)")
+    print("  reproduce: tools/fuzz --seed %d --count 1%s" % (
+        program.seed, " --ambiguous-thenables" if opts.ambiguous else ""),
+        flush=True)
+
+
+def fuzz(seeds, opts, deadline=None):
+    passed = failed = 0
+    start = time.monotonic()
+    workdir = tempfile.mkdtemp(prefix="asyncctx-fuzz-")
+    try:
+        with concurrent.futures.ThreadPoolExecutor(
+                max(2, opts.jobs)) as pool:
+            batches = []
+            seeds = iter(seeds)
+
+            def next_batch():
+                batch = []
+                for seed in seeds:
+                    batch.append(make_program(seed, opts))
+                    if len(batch) >= opts.batch:
+                        break
+                return batch
+
+            # Keep opts.jobs / 2 batches (two processes each) in flight.
+            in_flight = []
+            workers = max(1, opts.jobs // 2)
+            outer = concurrent.futures.ThreadPoolExecutor(workers)
+            try:
+                while True:
+                    while len(in_flight) < workers and (
+                            deadline is None or time.monotonic() < deadline):
+                        batch = next_batch()
+                        if not batch:
+                            break
+                        tag = "b%d" % batch[0].seed
+                        in_flight.append((batch, outer.submit(
+                            run_programs, batch, opts, workdir, pool, tag)))
+                    if not in_flight:
+                        break
+                    batch, future = in_flight.pop(0)
+                    results = future.result()
+                    for program in batch:
+                        text = results.get(program.seed)
+                        if text is None:
+                            passed += 1
+                        else:
+                            failed += 1
+                            report_failure(program, text, opts, workdir, pool)
+                    if opts.verbose:
+                        print("  %d programs, %.1f s" % (
+                            passed + failed, time.monotonic() - start),
+                            flush=True)
+            finally:
+                outer.shutdown()
+    finally:
+        if opts.keep_temp:
+            print("batch files kept in " + workdir)
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+    return passed, failed, time.monotonic() - start
+
+
+# --- reduction ------------------------------------------------------------
+
+
+def reduce(seed, opts):
+    """Greedy delta debugging over the program's blocks: delete statements
+    while the program still fails."""
+    program = make_program(seed, opts)
+    workdir = tempfile.mkdtemp(prefix="asyncctx-fuzz-")
+    counter = [0]
+
+    def fails():
+        counter[0] += 1
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            return run_programs([program], opts, workdir, pool,
+                                "r%d" % counter[0])[seed]
+
+    try:
+        first = fails()
+        if first is None:
+            print("seed %d passes; nothing to reduce" % seed)
+            return 1
+        print("seed %d: %s" % (seed, first), flush=True)
+        changed = True
+        while changed:
+            changed = False
+            for block in program.blocks:
+                i = len(block.stmts) - 1
+                while i >= 0:
+                    removed = block.stmts.pop(i)
+                    if fails() is None:
+                        block.stmts.insert(i, removed)
+                    else:
+                        changed = True
+                    i -= 1
+        text = fails()
+        real_path, model_path = write_repro(program, opts)
+        print("reduced after %d runs: %s" % (counter[0], text))
+        print("  program: %s (model: %s)" % (real_path, model_path))
+        print(program.render(False))
+        return 0
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        prog="tools/fuzz", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seed", type=int, default=None,
+                        help="first seed (default 1, or random with "
+                             "--minutes)")
+    parser.add_argument("--count", type=int, default=None,
+                        help="number of programs (default 200)")
+    parser.add_argument("--minutes", type=float, default=None,
+                        help="run random seeds for this long")
+    parser.add_argument("--ci", action="store_true",
+                        help="the CI batch: seeds %d..%d" % (
+                            CI_SEED, CI_SEED + CI_COUNT - 1))
+    parser.add_argument("--show", type=int, metavar="SEED",
+                        help="print the program for SEED and exit")
+    parser.add_argument("--model", action="store_true",
+                        help="with --show: the model rendering")
+    parser.add_argument("--reduce", type=int, metavar="SEED",
+                        help="shrink the failing program SEED")
+    parser.add_argument("--shell", default=DEFAULT_SHELL)
+    parser.add_argument("--model-host", choices=["shell", "node"],
+                        default="shell",
+                        help="where the model runs (default: the shell, "
+                             "whose event loop then schedules both runs)")
+    parser.add_argument("--thenable-rule", choices=["creation", "resolve"],
+                        default="creation",
+                        help="frame of a thenable job in the model: the "
+                             "promise's creation frame (our repair, "
+                             "default) or the frame of the resolve (TC39, "
+                             "V8 >= 12)")
+    parser.add_argument("--ambiguous-thenables", dest="ambiguous",
+                        action="store_true",
+                        help="also generate programs where the two rules "
+                             "differ")
+    parser.add_argument("--batch", type=int, default=125,
+                        help="programs per process (default 125)")
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2,
+                        help="processes at a time (default: CPUs)")
+    parser.add_argument("--timeout", type=float, default=120,
+                        help="seconds per process (default 120)")
+    parser.add_argument("--out", default=os.path.join(ROOT, "out", "fuzz"),
+                        help="where failing programs are written")
+    parser.add_argument("--keep-temp", action="store_true")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    opts = parser.parse_args()
+
+    if opts.show is not None:
+        print(make_program(opts.show, opts).render(opts.model))
+        return 0
+    if not os.access(opts.shell, os.X_OK):
+        print("error: shell not found: %s (build it with "
+              "`ninja -C out/Default asyncctx_shell`)" % opts.shell)
+        print("0 passed, 1 failed")
+        return 1
+    if opts.model_host == "node" and shutil.which("node") is None:
+        parser.error("--model-host node: node is not installed")
+    if opts.reduce is not None:
+        return reduce(opts.reduce, opts)
+
+    deadline = None
+    if opts.ci:
+        first, count = CI_SEED, CI_COUNT
+    elif opts.minutes is not None:
+        first = opts.seed if opts.seed is not None else \
+            random.SystemRandom().randrange(1 << 31)
+        count = None
+        deadline = time.monotonic() + opts.minutes * 60
+    else:
+        first = opts.seed if opts.seed is not None else 1
+        count = opts.count if opts.count is not None else 200
+    if count is None:
+        seeds = iter(range(first, 1 << 62))
+        print("fuzzing from seed %d for %g minutes" % (first, opts.minutes),
+              flush=True)
+    else:
+        seeds = iter(range(first, first + count))
+        print("fuzzing seeds %d..%d" % (first, first + count - 1), flush=True)
+
+    passed, failed, seconds = fuzz(seeds, opts, deadline)
+    print("%d programs in %.1f s (seeds from %d)" % (passed + failed, seconds,
+                                                     first))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
