@@ -104,6 +104,8 @@ def run(example, out):
                               timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:
         return "timed out after %d s" % TIMEOUT_S
+    except OSError as e:
+        return "cannot run %s: %s" % (argv[0], e)
     stdout = proc.stdout.decode("utf-8", "replace")
     stderr = proc.stderr.decode("utf-8", "replace")
     problems = []

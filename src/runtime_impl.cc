@@ -407,7 +407,11 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
                    &state->emit_destroy_batch) ||
       !GetFunction(context, internals, "refreshPromiseHooks",
                    &state->refresh_promise_hooks) ||
-      !GetFunction(context, internals, "frameWith", &state->frame_with)) {
+      !GetFunction(context, internals, "frameWith", &state->frame_with) ||
+      !GetFunction(context, internals, "invalidArgType",
+                   &state->invalid_arg_type) ||
+      !GetFunction(context, internals, "makeNodeError",
+                   &state->make_node_error)) {
     ThrowError(isolate, "asyncctx: internal error: bad JavaScript layer");
     return v8::Nothing<bool>();
   }

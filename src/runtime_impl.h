@@ -62,6 +62,8 @@ struct ContextState {
   v8::Global<v8::Function> emit_destroy_batch;
   v8::Global<v8::Function> refresh_promise_hooks;
   v8::Global<v8::Function> frame_with;
+  v8::Global<v8::Function> invalid_arg_type;
+  v8::Global<v8::Function> make_node_error;
 
   // Async ids waiting for their destroy hooks (emitted from a task).
   std::vector<double> pending_destroys;

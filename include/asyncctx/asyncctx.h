@@ -8,6 +8,7 @@
 //   async_resource.h  AsyncResource: host-originated async work
 //   callback_scope.h  CallbackScope, MakeCallback: run host callbacks
 //   context_key.h     ContextKey: read and write context values from C++
+//   errors.h          Node.js-compatible errors for host bindings
 //   version.h         library version
 
 #ifndef ASYNCCTX_ASYNCCTX_H_
@@ -16,6 +17,7 @@
 #include "asyncctx/async_resource.h"
 #include "asyncctx/callback_scope.h"
 #include "asyncctx/context_key.h"
+#include "asyncctx/errors.h"
 #include "asyncctx/runtime.h"
 #include "asyncctx/version.h"
 

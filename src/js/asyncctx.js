@@ -72,7 +72,7 @@
   function describeReceived(value) {
     if (value == null) return ` Received ${value}`;
     if (typeof value === 'function') {
-      return ` Received function ${value.name || '<anonymous>'}`;
+      return ` Received function ${value.name}`;
     }
     if (typeof value === 'object') {
       const ctor = safeConstructorName(value);
@@ -109,11 +109,32 @@
     return '';
   }
 
+  // Node's error shape: `code` as an own property, and `[code]` in the
+  // stack's first line and in toString() (`TypeError [ERR_X]: message`).
   function makeError(Ctor, code, message) {
     const err = new Ctor(message);
+    const name = err.name;
+    err.name = `${name} [${code}]`;
+    // V8 formats the stack lazily, with the name of this moment; our own
+    // frames are left out, so the stack starts at the caller's call.
+    const stack = err.stack;
+    if (typeof stack === 'string') {
+      err.stack = stack.split('\n')
+                      .filter((line) => !line.includes('asyncctx:internal/'))
+                      .join('\n');
+    }
+    delete err.name;
     ObjectDefineProperty(err, 'code', {
       value: code,
       enumerable: true,
+      configurable: true,
+      writable: true,
+    });
+    ObjectDefineProperty(err, 'toString', {
+      value() {
+        return `${name} [${code}]: ${this.message}`;
+      },
+      enumerable: false,
       configurable: true,
       writable: true,
     });
@@ -836,10 +857,14 @@
       pushAsyncContext(asyncId, trigger, resource);
       try {
         emitBefore(asyncId);
-        callback();
+        // As in Node.js: the exception is reported inside the scope, and
+        // `after` is still emitted.
+        try {
+          callback();
+        } catch (err) {
+          reportUncaught(err);
+        }
         emitAfter(asyncId);
-      } catch (err) {
-        reportUncaught(err);
       } finally {
         popAsyncContext(asyncId);
         setFrame(previous);
@@ -874,6 +899,12 @@
     refreshPromiseHooks,
     frameWith,
     frameLookup,
+    invalidArgType,
+    // For the C++ error helpers (include/asyncctx/errors.h).
+    makeNodeError(kind, code, message) {
+      const Ctor = kind === 1 ? TypeError : kind === 2 ? RangeError : Error;
+      return makeError(Ctor, code, message);
+    },
   };
 
   return {

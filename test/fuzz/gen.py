@@ -213,6 +213,7 @@ class Program:
             ("resource", 1),
             ("invalid", 0.5),
             ("consume", 5 * nested),
+            ("generator", 1 * nested),
             ("await", 10 if ctx.is_async else 0),
             ("hook", 1 if self.hooked else 0),
         ]
@@ -396,6 +397,36 @@ class Program:
         return Alt(J("(", promise, ").then(", args_real, ")"),
                    J("M.then(", promise, ", ", args_model, ")"))
 
+    def catch_call(self, promise, on_rejected):
+        return Alt(J("(", promise, ").catch(", on_rejected, ")"),
+                   J("M.then(", promise, ", undefined, ", on_rejected, ")"))
+
+    def finally_call(self, promise, on_finally):
+        return Alt(J("(", promise, ").finally(", on_finally, ")"),
+                   J("M.fin(", promise, ", ", on_finally, ")"))
+
+    def st_generator(self, ctx):
+        """A generator resumes in the frame of its caller
+        (docs/semantics.md, generators)."""
+        # Either part may run at the top of a microtask: no enterWith.
+        first = self.block(ctx.child(is_async=False, no_leak=True), 1, 2)
+        second = self.block(ctx.child(is_async=False, no_leak=True), 1, 2)
+        fn = J("(function* () {\n",
+               Code(lambda m: indent(first.render(m))),
+               "\n  yield;\n",
+               Code(lambda m: indent(second.render(m))), "\n})()")
+        r = self.rng.random()
+        if r < 0.5:
+            resume = J(self.scope_call(ctx, lambda: self.new_block(
+                ["it.next();"]), False), ";")
+        elif r < 0.8:
+            resume = "%s(() => it.next());" % self.macro
+        else:
+            resume = "queueMicrotask(() => it.next());"
+        return J("{\n  const it = ", Code(lambda m: indent(R(fn, m)).lstrip()),
+                 ";\n  it.next();\n",
+                 Code(lambda m: indent(R(resume, m))), "\n}")
+
     def st_consume(self, ctx):
         """A promise, consumed without await: then(f, r)."""
         promise = self.promise(ctx)
@@ -553,6 +584,13 @@ class Program:
             tail = "return %s;" % self.value()
         body = self.block(inner, 0, 3, tail=tail)
         on_ok = J("(v) => ", body.braces())
+        if r >= 0.5 and rng.random() < 0.25:
+            # catch / finally instead of then.
+            if rng.random() < 0.5:
+                return self.catch_call(promise, J("(e) => ", body.braces()))
+            inner = ctx.child(is_async=False)
+            body = self.block(inner, 1, 3, throws=rng.random() < 0.2)
+            return self.finally_call(promise, J("() => ", body.braces()))
         on_err = None
         if rng.random() < 0.4:
             on_err = "(e) => {\n  P('%s', e);\n  return '%s';\n}" % (

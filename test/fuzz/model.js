@@ -64,6 +64,7 @@
   const hostClearImmediate = global.clearImmediate;
   const resolvedPromise = Promise.resolve();
   const promiseThen = Promise.prototype.then;
+  const promiseFinally = Promise.prototype.finally;
   const log = console.log.bind(console);
 
   // What the generator calls "the id base": model ids start here, so that
@@ -499,6 +500,18 @@
         }
       };
       return promiseThen.call(promise, wrap(onFulfilled), wrap(onRejected));
+    },
+    // `p.finally(f)`: f runs in the frame of this call.
+    fin(promise, onFinally) {
+      const frame = current;
+      return promiseFinally.call(promise, () => {
+        enterJob(frame);
+        try {
+          return onFinally();
+        } finally {
+          leaveJob();
+        }
+      });
     },
     // `new Promise(executor)`.
     newPromise(executor) {
