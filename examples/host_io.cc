@@ -283,9 +283,13 @@ class Host {
     Host* self = From(info);
     v8::Isolate* isolate = info.GetIsolate();
     v8::Local<v8::Context> context = isolate->GetCurrentContext();
-    if (!info[0]->IsString() || !info[1]->IsFunction()) {
-      isolate->ThrowException(
-          v8::Exception::TypeError(ToV8(isolate, "host.read(name, callback)")));
+    // Node's argument errors, built by asyncctx (asyncctx/errors.h).
+    if (!info[0]->IsString()) {
+      asyncctx::ThrowInvalidArgType(context, "name", "string", info[0]);
+      return;
+    }
+    if (!info[1]->IsFunction()) {
+      asyncctx::ThrowInvalidArgType(context, "callback", "function", info[1]);
       return;
     }
     // Step 1: the resource captures the caller's frame, here and now.
@@ -354,9 +358,15 @@ class Host {
     v8::Isolate* isolate = info.GetIsolate();
     Host* self = From(info);
     self->logger_.TrackRequests(isolate->GetCurrentContext(), info[0]);
-    if (!self->logger_.tracking()) {
-      isolate->ThrowException(v8::Exception::TypeError(
-          ToV8(isolate, "host.traceRequests() takes an AsyncLocalStorage")));
+    v8::Local<v8::Object> error;
+    if (!self->logger_.tracking() &&
+        asyncctx::MakeNodeError(isolate->GetCurrentContext(),
+                                asyncctx::ErrorType::kTypeError,
+                                "ERR_INVALID_ARG_TYPE",
+                                "The \"store\" argument must be an instance of "
+                                "AsyncLocalStorage or AsyncContext.Variable.")
+            .ToLocal(&error)) {
+      isolate->ThrowException(error);
     }
   }
 

@@ -17,6 +17,7 @@
 
 #include <string>
 
+#include "asyncctx/export.h"
 #include "v8-context.h"
 #include "v8-local-handle.h"
 #include "v8-object.h"
@@ -26,7 +27,9 @@ namespace asyncctx {
 
 class Runtime;
 
-class AsyncResource {
+// Host-originated asynchronous work: one async id, its trigger id and the
+// context frame captured at creation (see the top of this file).
+class ASYNCCTX_EXPORT AsyncResource {
  public:
   // Creates a resource of `type` (e.g. "Timeout") in `context`, which must be
   // installed. `resource` is the JavaScript object that
@@ -49,12 +52,20 @@ class AsyncResource {
   // Emits the `destroy` hook now. Later calls do nothing.
   void EmitDestroy();
 
+  // The isolate of the context the resource was created in.
   v8::Isolate* isolate() const { return isolate_; }
+  // The resource's async id: executionAsyncId() inside its callbacks.
   double async_id() const { return async_id_; }
+  // The id of the resource that caused this one: triggerAsyncId() inside its
+  // callbacks.
   double trigger_async_id() const { return trigger_async_id_; }
+  // The type given at creation, as hooks' `init` receives it.
   const std::string& type() const { return type_; }
 
+  // The JavaScript object hooks receive and executionAsyncResource() returns
+  // inside its callbacks. Needs a HandleScope.
   v8::Local<v8::Object> resource() const;
+  // The context the resource was created in. Needs a HandleScope.
   v8::Local<v8::Context> context() const;
   // The context frame captured at creation (undefined: the root frame).
   v8::Local<v8::Value> frame() const;

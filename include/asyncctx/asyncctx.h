@@ -9,6 +9,7 @@
 //   callback_scope.h  CallbackScope, MakeCallback: run host callbacks
 //   context_key.h     ContextKey: read and write context values from C++
 //   errors.h          Node.js-compatible errors for host bindings
+//   export.h          ASYNCCTX_EXPORT: what libasyncctx.so exports
 //   version.h         library version
 
 #ifndef ASYNCCTX_ASYNCCTX_H_

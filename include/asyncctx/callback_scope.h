@@ -21,6 +21,7 @@
 #ifndef ASYNCCTX_CALLBACK_SCOPE_H_
 #define ASYNCCTX_CALLBACK_SCOPE_H_
 
+#include "asyncctx/export.h"
 #include "v8-context.h"
 #include "v8-function.h"
 #include "v8-local-handle.h"
@@ -31,8 +32,11 @@ namespace asyncctx {
 class AsyncResource;
 class RuntimeImpl;
 
-class CallbackScope {
+// Runs host code on behalf of an AsyncResource (see the top of this file).
+class ASYNCCTX_EXPORT CallbackScope {
  public:
+  // Whether the outermost scope runs the microtask checkpoint when it closes
+  // (kRun), or leaves it to the host (kSkip).
   enum class Checkpoint { kRun, kSkip };
 
   // `resource` must outlive the scope. Must be created inside a HandleScope.
@@ -61,11 +65,12 @@ class CallbackScope {
 // Calls `fn` with `recv` and `argv` inside a CallbackScope for `resource`.
 // An exception the function throws is reported to the runtime's uncaught
 // exception handler, then an empty MaybeLocal is returned.
-v8::MaybeLocal<v8::Value> MakeCallback(AsyncResource* resource,
-                                       v8::Local<v8::Value> recv,
-                                       v8::Local<v8::Function> fn,
-                                       int argc,
-                                       v8::Local<v8::Value> argv[]);
+ASYNCCTX_EXPORT v8::MaybeLocal<v8::Value> MakeCallback(
+    AsyncResource* resource,
+    v8::Local<v8::Value> recv,
+    v8::Local<v8::Function> fn,
+    int argc,
+    v8::Local<v8::Value> argv[]);
 
 }  // namespace asyncctx
 

@@ -22,6 +22,7 @@
 
 #include <memory>
 
+#include "asyncctx/export.h"
 #include "v8-context.h"
 #include "v8-local-handle.h"
 #include "v8-maybe.h"
@@ -31,7 +32,8 @@
 
 namespace asyncctx {
 
-class ContextKey {
+// A storage key owned by native code (see the top of this file).
+class ASYNCCTX_EXPORT ContextKey {
  public:
   // A new native key. `name` is for debugging. `context` must be installed.
   ContextKey(v8::Local<v8::Context> context, const char* name);
@@ -54,7 +56,7 @@ class ContextKey {
 
   // Enters a new frame in which this key maps to `value`, restoring the
   // previous frame object on destruction (like AsyncLocalStorage.run).
-  class Scope {
+  class ASYNCCTX_EXPORT Scope {
    public:
     // `context` must be installed and must be the context whose frame the
     // key is used in.

@@ -16,6 +16,7 @@
 #ifndef ASYNCCTX_ERRORS_H_
 #define ASYNCCTX_ERRORS_H_
 
+#include "asyncctx/export.h"
 #include "v8-context.h"
 #include "v8-local-handle.h"
 #include "v8-object.h"
@@ -23,24 +24,26 @@
 
 namespace asyncctx {
 
+// The constructor of the error MakeNodeError() creates.
 enum class ErrorType { kError, kTypeError, kRangeError };
 
 // Creates an error of `type` whose message is `message` and whose `code`
 // property is `code` (e.g. "ERR_INVALID_ARG_VALUE"). `context` must be
 // installed. Empty only if the isolate is terminating.
-v8::MaybeLocal<v8::Object> MakeNodeError(v8::Local<v8::Context> context,
-                                         ErrorType type,
-                                         const char* code,
-                                         const char* message);
+ASYNCCTX_EXPORT v8::MaybeLocal<v8::Object> MakeNodeError(
+    v8::Local<v8::Context> context,
+    ErrorType type,
+    const char* code,
+    const char* message);
 
 // Throws Node's ERR_INVALID_ARG_TYPE TypeError:
 //   The "<name>" argument must be of type <expected>. Received ...
 // where the received part describes `actual` as Node does. `context` must be
 // installed.
-void ThrowInvalidArgType(v8::Local<v8::Context> context,
-                         const char* name,
-                         const char* expected,
-                         v8::Local<v8::Value> actual);
+ASYNCCTX_EXPORT void ThrowInvalidArgType(v8::Local<v8::Context> context,
+                                         const char* name,
+                                         const char* expected,
+                                         v8::Local<v8::Value> actual);
 
 }  // namespace asyncctx
 

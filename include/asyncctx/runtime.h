@@ -30,6 +30,7 @@
 #include <memory>
 #include <string>
 
+#include "asyncctx/export.h"
 #include "v8-context.h"
 #include "v8-isolate.h"
 #include "v8-local-handle.h"
@@ -50,8 +51,11 @@ inline constexpr uint32_t kIsolateDataSlot = 3;
 // What Runtime::Install() puts on a context's global object. Each member is
 // the global name to use; an empty string leaves that global out.
 struct InstallOptions {
+  // The AsyncLocalStorage class.
   std::string async_local_storage = "AsyncLocalStorage";
+  // The AsyncResource class.
   std::string async_resource = "AsyncResource";
+  // queueMicrotask(), which keeps the caller's context.
   std::string queue_microtask = "queueMicrotask";
   // TC39 AsyncContext namespace: { Variable, Snapshot }.
   std::string async_context = "AsyncContext";
@@ -96,6 +100,7 @@ using UncaughtExceptionHandler =
 // posts to the platform's foreground task runner for the isolate.
 using TaskPoster = std::function<void(std::function<void()> task)>;
 
+// How Runtime::Create() sets up a runtime.
 struct RuntimeOptions {
   // Repair V8 10.2's loss of context in thenable jobs (`await thenable`,
   // `resolve(thenable)`) with promise hooks. The hooks are installed only
@@ -112,15 +117,21 @@ struct RuntimeOptions {
   // given, or when the host calls Runtime::EmitPendingDestroys() itself.
   v8::Platform* platform = nullptr;
 
+  // Posts the task that emits batched destroy hooks; when empty, the task
+  // goes to `platform`'s foreground task runner.
   TaskPoster post_task;
+  // Receives exceptions thrown by hook callbacks (default: print, exit(1)).
   HookErrorHandler on_hook_error;
+  // Receives uncaught exceptions (default: print to stderr).
   UncaughtExceptionHandler on_uncaught_exception;
   // When set, the Runtime installs the isolate's PromiseRejectCallback and
   // reports unhandled rejections through this handler after each checkpoint.
   UnhandledRejectionHandler on_unhandled_rejection;
 };
 
-class Runtime {
+// The per-isolate owner of all async-context state (see the top of this
+// file).
+class ASYNCCTX_EXPORT Runtime {
  public:
   // Creates the runtime for `isolate`. The isolate must outlive the runtime.
   // Returns null (and prints why) if a runtime already exists for it.
@@ -144,12 +155,14 @@ class Runtime {
   // True if Install() succeeded for `context`.
   virtual bool IsInstalled(v8::Local<v8::Context> context) const = 0;
 
+  // The isolate this runtime was created for.
   v8::Isolate* isolate() const { return isolate_; }
 
   // The async id of the resource whose callback is running (1 at the top
   // level of a script the host runs directly), and the id of the resource
   // that caused it (0 at the top level).
   virtual double ExecutionAsyncId() const = 0;
+  // See ExecutionAsyncId().
   virtual double TriggerAsyncId() const = 0;
 
   // Number of entries on the execution-resource stack.
@@ -173,6 +186,7 @@ class Runtime {
   virtual void SetThenableRepair(bool enabled) = 0;
 
  protected:
+  // Only Create() makes runtimes.
   explicit Runtime(v8::Isolate* isolate) : isolate_(isolate) {}
 
  private:

@@ -19,11 +19,14 @@ thread_local uint64_t t_allocations = 0;
 
 void* Allocate(std::size_t size) {
   t_allocations++;
-  if (size == 0) size = 1;
+  if (size == 0)
+    size = 1;
   for (;;) {
-    if (void* p = std::malloc(size)) return p;
+    if (void* p = std::malloc(size))
+      return p;
     std::new_handler handler = std::get_new_handler();
-    if (handler == nullptr) throw std::bad_alloc();
+    if (handler == nullptr)
+      throw std::bad_alloc();
     handler();
   }
 }
@@ -31,14 +34,18 @@ void* Allocate(std::size_t size) {
 void* AllocateAligned(std::size_t size, std::align_val_t align) {
   t_allocations++;
   std::size_t alignment = static_cast<std::size_t>(align);
-  if (alignment < sizeof(void*)) alignment = sizeof(void*);
+  if (alignment < sizeof(void*))
+    alignment = sizeof(void*);
   // aligned_alloc wants a multiple of the alignment.
   size = (size + alignment - 1) / alignment * alignment;
-  if (size == 0) size = alignment;
+  if (size == 0)
+    size = alignment;
   for (;;) {
-    if (void* p = std::aligned_alloc(alignment, size)) return p;
+    if (void* p = std::aligned_alloc(alignment, size))
+      return p;
     std::new_handler handler = std::get_new_handler();
-    if (handler == nullptr) throw std::bad_alloc();
+    if (handler == nullptr)
+      throw std::bad_alloc();
     handler();
   }
 }

@@ -140,7 +140,8 @@ void AwaitBench(benchmark::State& state,
   ours_env.Run(kSources);
   baseline_env.Run(kSources);
   const char* function = "awaitsInRun";
-  if (shape == AwaitShape::kNested10) function = "awaitsNested10";
+  if (shape == AwaitShape::kNested10)
+    function = "awaitsNested10";
   if (shape == AwaitShape::kNoStoreRepairActive) {
     ours_env.Run("als.run(1, noop);");
     function = "awaitsNoStore";

@@ -63,7 +63,7 @@ void BM_NewAsyncResourceNoHook(benchmark::State& state) {
   bench::PairOptions options;
   options.ops_per_batch = kConstructions;
   options.target_ratio = 0.7;
-  state.SetLabel("new EmptyNative('X') (empty FunctionTemplate)");
+  state.SetLabel("new benchNatives.EmptyConstructor('X') (empty native)");
   bench::RunPaired(
       state, options, [&] { env.RunCompiled(ours); },
       [&] { env.RunCompiled(reference); });
@@ -112,8 +112,9 @@ void DestroyHookBench(benchmark::State& state, const char* constructor) {
   bench::JsEnv plain;
   hooked.Run(kLoops);
   plain.Run(kLoops);
-  hooked.Run("globalThis.destroyCalls = 0;"
-             "asyncHooks.createHook({destroy() { destroyCalls++; }}).enable();");
+  hooked.Run(
+      "globalThis.destroyCalls = 0;"
+      "asyncHooks.createHook({destroy() { destroyCalls++; }}).enable();");
   int ours = hooked.Compile(Call(constructor, kTrackedConstructions));
   int reference =
       plain.Compile(Call("constructAsyncResource", kTrackedConstructions));
@@ -130,8 +131,7 @@ void DestroyHookBench(benchmark::State& state, const char* constructor) {
   hooked.Run("destroyCalls = 0;");
   bench::PairOptions options;
   options.ops_per_batch = kTrackedConstructions;
-  state.SetLabel(
-      "new AsyncResource('X'), no hook, + the same full GC");
+  state.SetLabel("new AsyncResource('X'), no hook, + the same full GC");
   double max_tracked = 0;
   bench::RunPaired(
       state, options,

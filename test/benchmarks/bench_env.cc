@@ -22,7 +22,8 @@ namespace {
 void EmptyCallback(const v8::FunctionCallbackInfo<v8::Value>&) {}
 
 void EnqueueMicrotaskCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
-  if (!info[0]->IsFunction()) return;
+  if (!info[0]->IsFunction())
+    return;
   info.GetIsolate()->EnqueueMicrotask(info[0].As<v8::Function>());
 }
 
@@ -44,11 +45,13 @@ v8::Local<v8::String> Str(v8::Isolate* isolate, const std::string& s) {
 }  // namespace
 
 double Median(std::vector<double> values) {
-  if (values.empty()) return 0;
+  if (values.empty())
+    return 0;
   size_t mid = values.size() / 2;
   std::nth_element(values.begin(), values.begin() + mid, values.end());
   double upper = values[mid];
-  if (values.size() % 2 == 1) return upper;
+  if (values.size() % 2 == 1)
+    return upper;
   double lower = *std::max_element(values.begin(), values.begin() + mid);
   return (lower + upper) / 2;
 }
@@ -63,7 +66,8 @@ JsEnv::JsEnv(bool install, RuntimeOptions options)
   v8::HandleScope handle_scope(isolate_);
   v8::Local<v8::Context> context = v8::Context::New(isolate_);
   if (install) {
-    if (options.platform == nullptr) options.platform = Platform();
+    if (options.platform == nullptr)
+      options.platform = Platform();
     runtime_ = Runtime::Create(isolate_, std::move(options));
     if (!runtime_ || !runtime_->Install(context).FromMaybe(false)) {
       std::fprintf(stderr, "benchmarks: installing asyncctx failed\n");

@@ -37,7 +37,8 @@ enum class Variant { kNoHook, kRepairActive, kRepairOff, kInitHook };
 
 void PromiseBench(benchmark::State& state, Variant variant) {
   RuntimeOptions runtime_options;
-  if (variant == Variant::kRepairOff) runtime_options.thenable_repair = false;
+  if (variant == Variant::kRepairOff)
+    runtime_options.thenable_repair = false;
   bench::JsEnv installed(true, runtime_options);
   bench::JsEnv bare(false);
   installed.Run(kLoops);

@@ -62,7 +62,8 @@ void MicrotaskBench(benchmark::State& state,
     env.Run("asyncHooks.createHook({init() {}}).enable();");
   }
   const char* ours_fn = is_depth ? "depth" : "breadth";
-  if (setup == Setup::kInRun) ours_fn = is_depth ? "depthInRun" : "breadthInRun";
+  if (setup == Setup::kInRun)
+    ours_fn = is_depth ? "depthInRun" : "breadthInRun";
   const char* reference_fn = is_depth ? "depthNative" : "breadthNative";
   int ours = env.Compile(std::string(ours_fn) + "(" + std::to_string(n) + ")");
   int reference =
@@ -87,8 +88,8 @@ void MicrotaskBench(benchmark::State& state,
   bench::PairOptions options;
   options.ops_per_batch = n;
   options.target_ratio = target_ratio;
-  state.SetLabel(std::string(reference_fn) +
-                 ": benchNatives.enqueueMicrotask (bare EnqueueMicrotask)");
+  state.SetLabel(std::string("same shape with benchNatives.enqueueMicrotask") +
+                 " (bare EnqueueMicrotask)");
   bench::RunPaired(state, options, run_ours, run_reference);
 }
 

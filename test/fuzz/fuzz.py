@@ -23,6 +23,7 @@ import argparse
 import concurrent.futures
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -35,6 +36,12 @@ ROOT = os.path.dirname(os.path.dirname(FUZZ_DIR))
 sys.path.insert(0, FUZZ_DIR)
 
 import gen  # noqa: E402
+
+SANITIZER_REPORT = re.compile(
+    r"ERROR: (Address|Leak|Thread|Memory|UndefinedBehavior)Sanitizer"
+    r"|WARNING: ThreadSanitizer"
+    r"|SUMMARY: \w*Sanitizer"
+    r"|^\S+:\d+:\d+: runtime error: ", re.MULTILINE)
 
 REAL_JS = os.path.join(FUZZ_DIR, "real.js")
 MODEL_JS = os.path.join(FUZZ_DIR, "model.js")
@@ -178,8 +185,10 @@ def tail(text, n=15):
 
 def run_programs(programs, opts, workdir, pool, tag):
     """Runs programs (one batch per side, re-running after a crash);
-    returns {seed: None or failure text}."""
+    returns ({seed: None or failure text}, [process failures], lines)."""
     results = {}
+    problems = []
+    lines = 0
     pending = list(programs)
     attempt = 0
     while pending:
@@ -188,6 +197,17 @@ def run_programs(programs, opts, workdir, pool, tag):
         fut_real = pool.submit(run_side, "real", pending, opts, workdir, t)
         fut_model = pool.submit(run_side, "model", pending, opts, workdir, t)
         real, model = fut_real.result(), fut_model.result()
+        for side, result in (("real", real), ("model", model)):
+            finished = all(p.seed in result.traces for p in pending)
+            if SANITIZER_REPORT.search(result.stderr) or (
+                    finished and result.rc != 0):
+                problems.append("%s process for seeds %d..%d: %s%s" % (
+                    side, pending[0].seed, pending[-1].seed,
+                    describe_exit(result.rc),
+                    ":\n" + tail(result.stderr, 40)
+                    if result.stderr.strip() else ""))
+        for p in pending:
+            lines += len(real.traces.get(p.seed, ()))
         rest = []
         stopped = False
         for p in pending:
@@ -200,7 +220,7 @@ def run_programs(programs, opts, workdir, pool, tag):
                 # The program that crashed or hung; run the rest again.
                 stopped = True
         pending = rest
-    return results
+    return results, problems, lines
 
 
 def write_repro(program, opts):
@@ -225,8 +245,8 @@ def write_repro(program, opts):
 
 
 def check_alone(program, opts, workdir, pool):
-    results = run_programs([program], opts, workdir, pool,
-                           "alone-%d" % program.seed)
+    results, _, _ = run_programs([program], opts, workdir, pool,
+                                 "alone-%d" % program.seed)
     return results[program.seed]
 
 
@@ -244,7 +264,7 @@ def report_failure(program, text, opts, workdir, pool):
 
 
 def fuzz(seeds, opts, deadline=None):
-    passed = failed = 0
+    passed = failed = lines = programs = 0
     start = time.monotonic()
     workdir = tempfile.mkdtemp(prefix="asyncctx-fuzz-")
     try:
@@ -278,8 +298,13 @@ def fuzz(seeds, opts, deadline=None):
                     if not in_flight:
                         break
                     batch, future = in_flight.pop(0)
-                    results = future.result()
+                    results, problems, batch_lines = future.result()
+                    lines += batch_lines
+                    for problem in problems:
+                        failed += 1
+                        print("FAIL " + problem, flush=True)
                     for program in batch:
+                        programs += 1
                         text = results.get(program.seed)
                         if text is None:
                             passed += 1
@@ -288,7 +313,7 @@ def fuzz(seeds, opts, deadline=None):
                             report_failure(program, text, opts, workdir, pool)
                     if opts.verbose:
                         print("  %d programs, %.1f s" % (
-                            passed + failed, time.monotonic() - start),
+                            programs, time.monotonic() - start),
                             flush=True)
             finally:
                 outer.shutdown()
@@ -297,7 +322,7 @@ def fuzz(seeds, opts, deadline=None):
             print("batch files kept in " + workdir)
         else:
             shutil.rmtree(workdir, ignore_errors=True)
-    return passed, failed, time.monotonic() - start
+    return passed, failed, programs, lines, time.monotonic() - start
 
 
 # --- reduction ------------------------------------------------------------
@@ -314,7 +339,7 @@ def reduce(seed, opts):
         counter[0] += 1
         with concurrent.futures.ThreadPoolExecutor(2) as pool:
             return run_programs([program], opts, workdir, pool,
-                                "r%d" % counter[0])[seed]
+                                "r%d" % counter[0])[0][seed]
 
     try:
         first = fails()
@@ -426,9 +451,9 @@ def main():
         seeds = iter(range(first, first + count))
         print("fuzzing seeds %d..%d" % (first, first + count - 1), flush=True)
 
-    passed, failed, seconds = fuzz(seeds, opts, deadline)
-    print("%d programs in %.1f s (seeds from %d)" % (passed + failed, seconds,
-                                                     first))
+    passed, failed, programs, lines, seconds = fuzz(seeds, opts, deadline)
+    print("%d programs, %d trace lines compared, in %.1f s (seeds from %d)"
+          % (programs, lines, seconds, first))
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -106,7 +106,7 @@ class Program:
         self.n = 0
         rng = self.rng
         self.budget = size if size is not None else rng.choice(
-            [20, 40, 80, 120, 160])
+            [30, 60, 120, 180, 240])
         self.n_als = rng.randint(1, 3)
         self.n_var = rng.randint(0, 2)
         self.macro = rng.choice(["setTimeout", "setTimeout", "setImmediate"])

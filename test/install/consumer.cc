@@ -3,8 +3,8 @@
 // A program built outside asyncctx's source tree, against an installed
 // asyncctx (test/install/run_test.py builds it with CMake and with
 // pkg-config). It touches every public header: InstallOptions, the runtime,
-// an AsyncResource run with CallbackScope and MakeCallback, and ContextKeys
-// native and wrapped.
+// an AsyncResource run with CallbackScope and MakeCallback, ContextKeys
+// native and wrapped, and Node's argument errors.
 
 #include <asyncctx/asyncctx.h>
 #include <libplatform/libplatform.h>
@@ -18,6 +18,7 @@ namespace {
 
 const char kScript[] = R"js(
   print(`AsyncContext global: ${typeof AsyncContext}`);
+  try { startTask(1); } catch (e) { print(`startTask(1): ${e.code}`); }
   globalThis.als = new AsyncLocalStorage();
   als.run('request-7', async () => {
     startTask(() => print(`store in MakeCallback: ${als.getStore()}`));
@@ -38,6 +39,11 @@ void Print(const v8::FunctionCallbackInfo<v8::Value>& info) {
 // context.
 void StartTask(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
+  if (!info[0]->IsFunction()) {
+    asyncctx::ThrowInvalidArgType(isolate->GetCurrentContext(), "callback",
+                                  "function", info[0]);
+    return;
+  }
   task = std::make_unique<asyncctx::AsyncResource>(isolate->GetCurrentContext(),
                                                    "ConsumerTask");
   task_callback.Reset(isolate, info[0].As<v8::Function>());

@@ -36,6 +36,7 @@ TIMEOUT_S = 300
 EXPECTED_OUTPUT = """\
 asyncctx {version}
 AsyncContext global: undefined
+startTask(1): ERR_INVALID_ARG_TYPE
 store after await: request-7
 native key in host callback: 42
 store read from C++: request-7

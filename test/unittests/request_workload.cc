@@ -292,8 +292,9 @@ void RequestLoop::SetTimer(const v8::FunctionCallbackInfo<v8::Value>& info) {
   if (info[1]->IsNumber() && loop->request_id_key_ != nullptr) {
     // What C++ reads must be what JavaScript reads.
     v8::Local<v8::Value> seen;
-    if (!loop->request_id_key_->Get(context).ToLocal(&seen) ||
-        !seen->StrictEquals(info[1])) {
+    if (loop->request_id_key_->Get(context).ToLocal(&seen)
+            ? !seen->StrictEquals(info[1])
+            : !isolate->IsExecutionTerminating()) {
       loop->native_mismatches_++;
     }
   }
@@ -324,6 +325,10 @@ RequestLoop::Outcome RequestLoop::RunRound(int first_id,
       v8::Number::New(isolate_, first_id), v8::Number::New(isolate_, count),
       v8::Number::New(isolate_, static_cast<double>(round_seed))};
   bool terminated = false;
+  // Once no JavaScript is on the stack, IsExecutionTerminating() is false
+  // again: a termination during a checkpoint is seen only by a TryCatch
+  // around it.
+  v8::TryCatch outer_try_catch(isolate_);
   if (options_.start_in_callback_scope) {
     AsyncResource request(context, "Request");
     CallbackScope scope(&request);
@@ -347,6 +352,7 @@ RequestLoop::Outcome RequestLoop::RunRound(int first_id,
     }
     if (!terminated) runtime_->RunMicrotasks(context);
   }
+  if (outer_try_catch.HasTerminated()) terminated = true;
   if (terminated || isolate_->IsExecutionTerminating()) {
     return Outcome::kTerminated;
   }
@@ -372,6 +378,7 @@ RequestLoop::Outcome RequestLoop::RunTimers(size_t max_timers) {
     timers_.pop_back();
     v8::HandleScope scope(isolate_);
     bool terminated = false;
+    v8::TryCatch outer_try_catch(isolate_);  // sees the checkpoint's
     {
       CallbackScope callback_scope(timer->resource.get());
       v8::TryCatch try_catch(isolate_);
@@ -387,6 +394,7 @@ RequestLoop::Outcome RequestLoop::RunTimers(size_t max_timers) {
         }
       }
     }
+    if (outer_try_catch.HasTerminated()) terminated = true;
     timers_run_++;
     if (runtime_->ExecutionStackDepth() != 0 ||
         runtime_->ExecutionAsyncId() != 1) {

@@ -33,15 +33,14 @@ def indent_of(text):
 
 def convert_block(lines, first, last):
     """Rewrites comment lines [first, last] of `lines` in place."""
-    texts = []
+    body = []  # the text after `//`, with its indentation
     for i in range(first, last + 1):
         match = COMMENT.match(lines[i])
-        texts.append(match.group(2) + match.group(3))
+        body.append(match.group(2) + match.group(3))
     lead = COMMENT.match(lines[first]).group(1)
 
     # The indentation of prose is one space after `//`; deeper runs are
     # examples or tables.
-    body = list(texts)
     in_code = False
     for k, text in enumerate(body):
         deep = text.strip() != "" and indent_of(text) >= 3

@@ -32,26 +32,23 @@ const host = typeof process === 'object' && process.versions?.node ?
     `node ${process.version}` :
     'asyncctx_shell';
 const now = () => performance.now();
-function median(values) {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 // Times `rounds` runs of each async function in `shapes` ({name: fn(n)}),
-// interleaved, after `warmup` rounds; returns {name: median ns/op}.
-async function timeShapes(n, shapes, rounds = 7, warmup = 2) {
+// interleaved, after `warmup` rounds, and keeps the fastest round of each
+// (other processes only ever add time, so on a shared machine the minimum is
+// the stable estimate); returns {name: ns/op}.
+async function timeShapes(n, shapes, rounds = 9, warmup = 2) {
   const names = Object.keys(shapes);
-  const samples = Object.fromEntries(names.map((k) => [k, []]));
+  const best = Object.fromEntries(names.map((k) => [k, Infinity]));
   for (let r = 0; r < warmup + rounds; r++) {
     for (let i = 0; i < names.length; i++) {
       const name = names[(i + r) % names.length];
       const t = now();
       await shapes[name](n);
       const elapsed = now() - t;
-      if (r >= warmup) samples[name].push(elapsed * 1e6 / n);
+      if (r >= warmup) best[name] = Math.min(best[name], elapsed * 1e6 / n);
     }
   }
-  return Object.fromEntries(names.map((k) => [k, median(samples[k])]));
+  return best;
 }
 function line(name, ns, baselineName, baselineNs, target) {
   const mops = (v) => (1e3 / v).toFixed(2) + 'M ops/s';
