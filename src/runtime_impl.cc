@@ -70,6 +70,22 @@ void EnqueueMicrotask(const v8::FunctionCallbackInfo<v8::Value>& info) {
   info.GetIsolate()->EnqueueMicrotask(info[0].As<v8::Function>());
 }
 
+// enqueueIfRoot(fn): queueMicrotask's fast path. Queues the bare function
+// and returns true when the current frame is the root; otherwise returns
+// false and the JavaScript layer wraps the callback.
+void EnqueueIfRoot(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  if (!compat::kV8PropagatesThenables &&
+      !compat::GetContinuationData(isolate, isolate->GetCurrentContext())
+           ->IsUndefined()) {
+    info.GetReturnValue().Set(false);
+    return;
+  }
+  // On V8 >= 12.4, EnqueueMicrotask captures the frame by itself.
+  isolate->EnqueueMicrotask(info[0].As<v8::Function>());
+  info.GetReturnValue().Set(true);
+}
+
 void UpdatePromiseHooks(const v8::FunctionCallbackInfo<v8::Value>& info) {
   ContextState* state = StateFromHolder(info);
   if (state == nullptr) return;
@@ -120,6 +136,7 @@ constexpr BindingFunction kBindingFunctions[] = {
     {"setFrame", SetFrame, 1},
     {"swapFrame", SwapFrame, 1},
     {"enqueueMicrotask", EnqueueMicrotask, 1},
+    {"enqueueIfRoot", EnqueueIfRoot, 1},
     {"updatePromiseHooks", UpdatePromiseHooks, 4},
     {"fatalStackCorruption", FatalStackCorruption, 2},
     {"reportHookError", ReportHookErrorBinding, 2},
@@ -676,6 +693,12 @@ void RuntimeImpl::ProcessUnhandledRejections() {
 void RuntimeImpl::RunMicrotasks(v8::Local<v8::Context> context) {
   v8::Isolate* isolate = this->isolate();
   if (isolate->IsExecutionTerminating()) return;
+  // Jobs captured at the root frame run in whatever frame is current (V8
+  // 10.2 only enters non-root captured frames), so the checkpoint starts at
+  // the root: an enterWith in the script that ran before must not leak.
+  if (!context.IsEmpty()) {
+    compat::SetContinuationData(isolate, context, v8::Undefined(isolate));
+  }
   isolate->PerformMicrotaskCheckpoint();
   ProcessUnhandledRejections();
   // V8 10.2 leaves whatever the last job set; every macrotask starts at the

@@ -29,6 +29,7 @@
     setFrame,
     swapFrame,
     enqueueMicrotask,
+    enqueueIfRoot,
     fields,
     stack,
     hookFields,
@@ -271,101 +272,167 @@
   // disabling a hook while hooks run takes effect at the next event, as
   // Node.js documents.
 
-  let activeHooks = [];
-
-  function callHooks(kind, name, a, b, c, d) {
-    const hooks = activeHooks;
-    for (let i = 0; i < hooks.length; i++) {
-      const fn = hooks[i][kind];
-      if (fn === undefined) continue;
-      try {
-        ReflectApply(fn, hooks[i].hook, [a, b, c, d]);
-      } catch (err) {
-        reportHookError(name, err);
-      }
-    }
-  }
-
-  function emitInit(asyncId, type, triggerAsyncId, resource) {
-    if (hookFields[kInit] > 0) {
-      callHooks('init', 'init', asyncId, type, triggerAsyncId, resource);
-    }
-  }
-
-  function emitBefore(asyncId) {
-    if (hookFields[kBefore] > 0) callHooks('before', 'before', asyncId);
-  }
-
-  function emitAfter(asyncId) {
-    if (hookFields[kAfter] > 0) callHooks('after', 'after', asyncId);
-  }
-
-  function emitDestroyNow(asyncId) {
-    if (hookFields[kDestroy] > 0) callHooks('destroy', 'destroy', asyncId);
-  }
-
-  function emitPromiseResolve(asyncId) {
-    if (hookFields[kPromiseResolve] > 0) {
-      callHooks('promiseResolve', 'promiseResolve', asyncId);
-    }
-  }
-
-  // Called by C++ with a batch of ids (from the posted destroy task).
-  function emitDestroyBatch(ids) {
-    for (let i = 0; i < ids.length; i++) emitDestroyNow(ids[i]);
-  }
-
-  const kHookKinds = ['init', 'before', 'after', 'destroy', 'promiseResolve'];
-  const kHookFieldOf = {
-    init: kInit,
-    before: kBefore,
-    after: kAfter,
-    destroy: kDestroy,
-    promiseResolve: kPromiseResolve,
-  };
+  // One list per kind, holding the enabled hooks that have that callback.
+  // Lists are replaced, never mutated, while hooks may be running.
+  let initHooks = [];
+  let beforeHooks = [];
+  let afterHooks = [];
+  let destroyHooks = [];
+  let promiseResolveHooks = [];
+  let callInitHooks;
+  let callBeforeHooks;
+  let callAfterHooks;
+  let callDestroyHooks;
+  let callPromiseResolveHooks;
 
   class AsyncHook {
-    #record;
+    // Private fields keep every hook the same shape, and `hook.#init(...)`
+    // is a plain method call that TurboFan inlines, with `this` the hook, as
+    // in Node.js.
+    #init;
+    #before;
+    #after;
+    #destroy;
+    #promiseResolve;
     #enabled = false;
 
     constructor(callbacks) {
-      const record = {__proto__: null, hook: this};
-      for (const kind of kHookKinds) {
-        const fn = callbacks[kind];
-        if (fn !== undefined && typeof fn !== 'function') {
-          throw makeError(TypeError, 'ERR_ASYNC_CALLBACK',
-                          `hook.${kind} must be a function`);
-        }
-        record[kind] = fn;
-      }
-      this.#record = record;
+      this.#init = hookCallback(callbacks, 'init');
+      this.#before = hookCallback(callbacks, 'before');
+      this.#after = hookCallback(callbacks, 'after');
+      this.#destroy = hookCallback(callbacks, 'destroy');
+      this.#promiseResolve = hookCallback(callbacks, 'promiseResolve');
     }
 
     enable() {
       if (this.#enabled) return this;
       this.#enabled = true;
-      const record = this.#record;
-      activeHooks = [...activeHooks, record];
-      for (const kind of kHookKinds) {
-        if (record[kind] !== undefined) hookFields[kHookFieldOf[kind]]++;
-      }
-      hookFields[kTotals]++;
-      refreshPromiseHooks();
+      this.#update(1);
       return this;
     }
 
     disable() {
       if (!this.#enabled) return this;
       this.#enabled = false;
-      const record = this.#record;
-      activeHooks = activeHooks.filter((r) => r !== record);
-      for (const kind of kHookKinds) {
-        if (record[kind] !== undefined) hookFields[kHookFieldOf[kind]]--;
-      }
-      hookFields[kTotals]--;
-      refreshPromiseHooks();
+      this.#update(-1);
       return this;
     }
+
+    #update(delta) {
+      const change = (list, present, field) => {
+        if (!present) return list;
+        hookFields[field] += delta;
+        return delta > 0 ? [...list, this] : list.filter((h) => h !== this);
+      };
+      initHooks = change(initHooks, this.#init !== undefined, kInit);
+      beforeHooks = change(beforeHooks, this.#before !== undefined, kBefore);
+      afterHooks = change(afterHooks, this.#after !== undefined, kAfter);
+      destroyHooks =
+          change(destroyHooks, this.#destroy !== undefined, kDestroy);
+      promiseResolveHooks = change(promiseResolveHooks,
+                                   this.#promiseResolve !== undefined,
+                                   kPromiseResolve);
+      hookFields[kTotals] += delta;
+      refreshPromiseHooks();
+    }
+
+    // The emitters live in a static block: they read the private callbacks,
+    // and they are not reachable from user code (not even through
+    // hook.constructor).
+    static {
+      callInitHooks = function(asyncId, type, triggerAsyncId, resource) {
+        const hooks = initHooks;
+        for (let i = 0; i < hooks.length; i++) {
+          try {
+            hooks[i].#init(asyncId, type, triggerAsyncId, resource);
+          } catch (err) {
+            reportHookError('init', err);
+          }
+        }
+      };
+
+      callBeforeHooks = function(asyncId) {
+        const hooks = beforeHooks;
+        for (let i = 0; i < hooks.length; i++) {
+          try {
+            hooks[i].#before(asyncId);
+          } catch (err) {
+            reportHookError('before', err);
+          }
+        }
+      };
+
+      callAfterHooks = function(asyncId) {
+        const hooks = afterHooks;
+        for (let i = 0; i < hooks.length; i++) {
+          try {
+            hooks[i].#after(asyncId);
+          } catch (err) {
+            reportHookError('after', err);
+          }
+        }
+      };
+
+      callDestroyHooks = function(asyncId) {
+        const hooks = destroyHooks;
+        for (let i = 0; i < hooks.length; i++) {
+          try {
+            hooks[i].#destroy(asyncId);
+          } catch (err) {
+            reportHookError('destroy', err);
+          }
+        }
+      };
+
+      callPromiseResolveHooks = function(asyncId) {
+        const hooks = promiseResolveHooks;
+        for (let i = 0; i < hooks.length; i++) {
+          try {
+            hooks[i].#promiseResolve(asyncId);
+          } catch (err) {
+            reportHookError('promiseResolve', err);
+          }
+        }
+      };
+    }
+  }
+
+  function hookCallback(callbacks, kind) {
+    const fn = callbacks[kind];
+    if (fn !== undefined && typeof fn !== 'function') {
+      throw makeError(TypeError, 'ERR_ASYNC_CALLBACK',
+                      `hook.${kind} must be a function`);
+    }
+    return fn;
+  }
+
+  function emitInit(asyncId, type, triggerAsyncId, resource) {
+    if (hookFields[kInit] > 0) {
+      callInitHooks(asyncId, type, triggerAsyncId, resource);
+    }
+  }
+
+  function emitBefore(asyncId) {
+    if (hookFields[kBefore] > 0) callBeforeHooks(asyncId);
+  }
+
+  function emitAfter(asyncId) {
+    if (hookFields[kAfter] > 0) callAfterHooks(asyncId);
+  }
+
+  function emitDestroyNow(asyncId) {
+    if (hookFields[kDestroy] > 0) callDestroyHooks(asyncId);
+  }
+
+  function emitPromiseResolve(asyncId) {
+    if (hookFields[kPromiseResolve] > 0) {
+      callPromiseResolveHooks(asyncId);
+    }
+  }
+
+  // Called by C++ with a batch of ids (from the posted destroy task).
+  function emitDestroyBatch(ids) {
+    for (let i = 0; i < ids.length; i++) emitDestroyNow(ids[i]);
   }
 
   function createHook(callbacks) {
@@ -412,8 +479,22 @@
   let promiseJobsRunning = 0;
   let promiseHooksRemovalQueued = false;
 
+  // Set by enterWith. V8 10.2 neither sets nor resets the continuation data
+  // around a job whose captured frame is the root, so a frame entered with
+  // enterWith inside a job would leak into every later root-frame job of the
+  // checkpoint. Every job must start (and end) at the root frame unless V8
+  // or the repair enters the job's own frame: when the frame is dirty, the
+  // next promise hook puts the root back.
+  let frameDirty = false;
+
+  function resetDirtyFrame() {
+    frameDirty = false;
+    setFrame(undefined);
+  }
+
   function promiseBeforeHook(promise) {
     promiseJobsRunning++;
+    if (frameDirty) resetDirtyFrame();
     if (hookFields[kRepairActive] > 0) {
       const frame = promise[kPromiseFrame];
       if (frame !== undefined) {
@@ -441,6 +522,7 @@
       const frame = savedFrames.pop();
       if (frame !== kNoSwap) setFrame(frame);
     }
+    if (frameDirty) resetDirtyFrame();
   }
 
   function promiseResolveHook(promise) {
@@ -495,8 +577,14 @@
   // hook is enabled at construction; V8 runs the registry's cleanup from a
   // task, outside of GC.
 
+  // Ids of tracked resources that emitDestroy() already reported: their GC
+  // cleanup is skipped. (Registering with an unregister token would let
+  // emitDestroy() unregister instead, but a token makes every registration
+  // several times more expensive in V8 10.2.)
+  const destroyedByHand = new Set();
   const destroyRegistry = new FinalizationRegistryCtor((asyncId) => {
     hookFields[kTrackedResources]--;
+    if (destroyedByHand.delete(asyncId)) return;
     emitDestroyNow(asyncId);
   });
 
@@ -547,7 +635,7 @@
         if (hookFields[kDestroy] > 0 && !requireManualDestroy) {
           this.#tracked = true;
           hookFields[kTrackedResources]++;
-          destroyRegistry.register(this, asyncId, this);
+          destroyRegistry.register(this, asyncId);
         }
       }
     }
@@ -589,8 +677,7 @@
         this.#destroyed = true;
         if (this.#tracked) {
           this.#tracked = false;
-          hookFields[kTrackedResources]--;
-          destroyRegistry.unregister(this);
+          destroyedByHand.add(this.#asyncId);
         }
         if (hookFields[kDestroy] > 0) queueDestroy(this.#asyncId);
       }
@@ -686,6 +773,7 @@
     enterWith(store) {
       this.#enabled = true;
       enterNewFrame(frameWith(getFrame(), this, store));
+      frameDirty = true;
     }
 
     run(store, callback, ...args) {
@@ -826,25 +914,33 @@
     if (typeof callback !== 'function') {
       throw invalidArgType('callback', 'function', callback);
     }
+    // The fast path is one native call that queues the bare function when
+    // the frame is the root. Nothing here captures variables, so the call
+    // allocates nothing of ours.
+    if (hookFields[kTotals] === 0 && enqueueIfRoot(callback)) return;
+    queueWrappedMicrotask(callback);
+  }
+
+  function queueWrappedMicrotask(callback) {
     const frame = getFrame();
     if (hookFields[kTotals] === 0) {
-      if (frame === undefined) {
-        enqueueMicrotask(callback);
-        return;
-      }
-      enqueueMicrotask(() => {
-        const previous = swapFrame(frame);
-        try {
-          callback();
-        } catch (err) {
-          reportUncaught(err);
-        } finally {
-          setFrame(previous);
-        }
-      });
-      return;
+      enqueueMicrotask(microtaskInFrame(callback, frame));
+    } else {
+      queueMicrotaskWithHooks(callback, frame);
     }
-    queueMicrotaskWithHooks(callback, frame);
+  }
+
+  function microtaskInFrame(callback, frame) {
+    return () => {
+      const previous = swapFrame(frame);
+      try {
+        callback();
+      } catch (err) {
+        reportUncaught(err);
+      } finally {
+        setFrame(previous);
+      }
+    };
   }
 
   function queueMicrotaskWithHooks(callback, frame) {
