@@ -36,9 +36,9 @@ CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
                "the resource's Runtime has been destroyed (destroy host "
                "AsyncResources before their Runtime)");
   }
-  if (isolate->GetCurrentContext().IsEmpty() &&
-      !v8::Isolate::GetCurrent()) {
-    FatalUsage("CallbackScope", "the isolate is not entered");
+  if (v8::Isolate::GetCurrent() != isolate) {
+    FatalUsage("CallbackScope",
+               "the resource's isolate is not entered (use v8::Isolate::Scope)");
   }
   runtime_ = static_cast<RuntimeImpl*>(resource->runtime_);
   v8::HandleScope handle_scope(isolate);
@@ -49,11 +49,15 @@ CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
 
   ExecutionStack& stack = runtime_->stack();
   depth_before_ = stack.depth();
-  saved_frame_.Reset(isolate, CurrentFrame(context));
+  // The usual outermost scope starts at the root frame: no handle needed.
+  v8::Local<v8::Value> previous = CurrentFrame(context);
+  if (!previous->IsUndefined()) saved_frame_.Reset(isolate, previous);
   if (!stack.Push(resource->async_id_, resource->trigger_async_id_)) {
     FatalUsage("CallbackScope", "the async context stack is full");
   }
-  runtime_->SetResource(state, context, depth_before_, resource->resource());
+  // executionAsyncResource() asks for the JavaScript object only when it is
+  // called; the scope itself records a pointer.
+  runtime_->SetHostResource(depth_before_, resource);
   runtime_->EnterFrame(state, context, resource->frame());
   if (state->HasHooks(kHookBefore)) {
     CallHook(isolate, context, state->emit_before, resource->async_id_);
@@ -72,22 +76,30 @@ CallbackScope::~CallbackScope() {
   }
 
   ExecutionStack& stack = runtime_->stack();
-  if (stack.depth() == depth_before_ + 1 &&
+  size_t depth = stack.depth();
+  if (depth == depth_before_ + 1 &&
       stack.execution_async_id() == resource_->async_id_) {
     stack.Pop(resource_->async_id_);
-  } else if (stack.depth() > depth_before_ && (terminating || failed_)) {
-    // An exception or TerminateExecution skipped JavaScript's own pops.
+  } else if (depth > depth_before_ && (terminating || failed_)) {
+    // An exception or TerminateExecution skipped JavaScript's own pops: drop
+    // their entries, and the resources JavaScript recorded for them.
     stack.UnwindTo(depth_before_);
+    if (state != nullptr) {
+      for (size_t i = depth_before_ + 1; i < depth; i++) {
+        runtime_->SetResource(state, context, i, v8::Undefined(isolate));
+      }
+    }
   } else {
     ExecutionStack::FatalCorruption(stack.execution_async_id(),
                                     resource_->async_id_);
   }
-  if (state != nullptr) {
-    runtime_->SetResource(state, context, depth_before_,
-                          v8::Undefined(isolate));
+  runtime_->SetHostResource(depth_before_, nullptr);
+  if (saved_frame_.IsEmpty()) {
+    compat::SetContinuationData(isolate, context, v8::Undefined(isolate));
+  } else {
+    compat::SetContinuationData(isolate, context, saved_frame_.Get(isolate));
+    saved_frame_.Reset();
   }
-  compat::SetContinuationData(isolate, context, saved_frame_.Get(isolate));
-  saved_frame_.Reset();
 
   runtime_->callback_scope_depth--;
   if (outermost_ && run_checkpoint_ && !terminating) {

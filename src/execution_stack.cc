@@ -21,12 +21,15 @@ ExecutionStack::ExecutionStack() {
     std::abort();
   }
   fields_ = static_cast<double*>(memory_);
-  entries_ = fields_ + kFieldCount;
+  depth_ = reinterpret_cast<uint32_t*>(static_cast<char*>(memory_) +
+                                      kDepthOffset);
+  entries_ = reinterpret_cast<double*>(static_cast<char*>(memory_) +
+                                       kFieldsBytes);
   fields_[kExecutionAsyncId] = kTopLevelExecutionAsyncId;
   fields_[kTriggerAsyncId] = kTopLevelTriggerAsyncId;
   fields_[kAsyncIdCounter] = kTopLevelExecutionAsyncId;
   fields_[kDefaultTriggerAsyncId] = -1;
-  fields_[kStackLength] = 0;
+  *depth_ = 0;
   fields_[kStackCapacity] = static_cast<double>(kCapacity);
 }
 

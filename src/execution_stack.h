@@ -31,8 +31,7 @@ class ExecutionStack {
     kTriggerAsyncId = 1,
     kAsyncIdCounter = 2,
     kDefaultTriggerAsyncId = 3,
-    kStackLength = 4,
-    kStackCapacity = 5,
+    kStackCapacity = 4,
     kFieldCount = 8,
   };
 
@@ -57,7 +56,7 @@ class ExecutionStack {
     if (depth >= kCapacity) return false;
     entries_[2 * depth] = fields_[kExecutionAsyncId];
     entries_[2 * depth + 1] = fields_[kTriggerAsyncId];
-    fields_[kStackLength] = static_cast<double>(depth + 1);
+    *depth_ = static_cast<uint32_t>(depth + 1);
     fields_[kExecutionAsyncId] = async_id;
     fields_[kTriggerAsyncId] = trigger_async_id;
     return true;
@@ -82,7 +81,7 @@ class ExecutionStack {
     if (depth < this->depth()) RestoreTo(depth);
   }
 
-  size_t depth() const { return static_cast<size_t>(fields_[kStackLength]); }
+  size_t depth() const { return *depth_; }
   double execution_async_id() const { return fields_[kExecutionAsyncId]; }
   double trigger_async_id() const { return fields_[kTriggerAsyncId]; }
   double NewAsyncId() { return ++fields_[kAsyncIdCounter]; }
@@ -91,14 +90,17 @@ class ExecutionStack {
     return id < 0 ? fields_[kExecutionAsyncId] : id;
   }
 
-  // The block shared with JavaScript: fields first, then the entries.
+  // The block shared with JavaScript: the double fields, then the depth as
+  // a uint32 (kept apart from the doubles so that neither side converts it
+  // on every push and pop), then the entries.
   void* memory() const { return memory_; }
   // Hands the block to a new owner (a v8::BackingStore whose deleter calls
   // FreeMemory), so that it outlives this object while JavaScript views of
   // it may still exist.
   void ReleaseMemoryOwnership() { owns_memory_ = false; }
   static void FreeMemory(void* memory, size_t length, void* unused);
-  static constexpr size_t kFieldsBytes = kFieldCount * sizeof(double);
+  static constexpr size_t kDepthOffset = kFieldCount * sizeof(double);
+  static constexpr size_t kFieldsBytes = 128;  // Where the entries start.
   static constexpr size_t kMemoryBytes =
       kFieldsBytes + 2 * kCapacity * sizeof(double);
 
@@ -109,12 +111,13 @@ class ExecutionStack {
   void RestoreTo(size_t depth) {
     fields_[kExecutionAsyncId] = entries_[2 * depth];
     fields_[kTriggerAsyncId] = entries_[2 * depth + 1];
-    fields_[kStackLength] = static_cast<double>(depth);
+    *depth_ = static_cast<uint32_t>(depth);
   }
 
   void* memory_;
   bool owns_memory_ = true;
   double* fields_;
+  uint32_t* depth_;
   double* entries_;
 };
 

@@ -119,6 +119,16 @@ void ReportUncaughtBinding(const v8::FunctionCallbackInfo<v8::Value>& info) {
                                  v8::Exception::CreateMessage(isolate, info[0]));
 }
 
+// hostResourceAt(index): the JavaScript object of the host resource whose
+// CallbackScope pushed stack entry `index`, or undefined.
+void HostResourceAt(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  ContextState* state = StateFromHolder(info);
+  if (state == nullptr || !info[0]->IsUint32()) return;
+  AsyncResource* resource =
+      state->runtime->HostResourceAt(info[0].As<v8::Uint32>()->Value());
+  if (resource != nullptr) info.GetReturnValue().Set(resource->resource());
+}
+
 void QueueDestroyBinding(const v8::FunctionCallbackInfo<v8::Value>& info) {
   ContextState* state = StateFromHolder(info);
   if (state == nullptr || !info[0]->IsNumber()) return;
@@ -142,6 +152,7 @@ constexpr BindingFunction kBindingFunctions[] = {
     {"reportHookError", ReportHookErrorBinding, 2},
     {"reportUncaught", ReportUncaughtBinding, 1},
     {"queueDestroy", QueueDestroyBinding, 1},
+    {"hostResourceAt", HostResourceAt, 1},
 };
 
 v8::Local<v8::String> Str(v8::Isolate* isolate, const char* s) {
@@ -366,6 +377,11 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
           ->Set(context, Str(isolate, "fields"),
                 v8::Float64Array::New(stack_buffer, 0,
                                       ExecutionStack::kFieldCount))
+          .IsNothing() ||
+      binding
+          ->Set(context, Str(isolate, "depth"),
+                v8::Uint32Array::New(stack_buffer,
+                                     ExecutionStack::kDepthOffset, 1))
           .IsNothing() ||
       binding
           ->Set(context, Str(isolate, "stack"),

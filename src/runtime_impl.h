@@ -20,6 +20,7 @@
 #include <memory>
 #include <vector>
 
+#include "asyncctx/async_resource.h"
 #include "asyncctx/runtime.h"
 #include "src/execution_stack.h"
 #include "v8-array-buffer.h"
@@ -112,6 +113,20 @@ class RuntimeImpl final : public Runtime {
                    size_t index,
                    v8::Local<v8::Value> resource);
 
+  // The host resource whose CallbackScope pushed stack entry `index`, or
+  // null. The vector only grows (no allocation once a depth was reached).
+  void SetHostResource(size_t index, AsyncResource* resource) {
+    if (index >= host_resources_.size()) {
+      host_resources_.resize(index + 1 > 2 * host_resources_.size()
+                                 ? index + 1
+                                 : 2 * host_resources_.size());
+    }
+    host_resources_[index] = resource;
+  }
+  AsyncResource* HostResourceAt(size_t index) const {
+    return index < host_resources_.size() ? host_resources_[index] : nullptr;
+  }
+
   void QueueDestroy(ContextState* state, double async_id);
   void ReportHookError(const char* hook, v8::Local<v8::Value> error);
   void ReportUncaught(v8::Local<v8::Context> context,
@@ -139,6 +154,7 @@ class RuntimeImpl final : public Runtime {
   ExecutionStack stack_;
   std::shared_ptr<v8::BackingStore> stack_store_;
   std::vector<std::unique_ptr<ContextState>> states_;
+  std::vector<AsyncResource*> host_resources_;
   std::vector<std::unique_ptr<PendingRejection>> pending_rejections_;
   bool destroy_task_posted_ = false;
   // Tasks posted to the platform hold a weak reference to this, so that a

@@ -53,8 +53,9 @@
   const kTriggerAsyncId = 1;
   const kAsyncIdCounter = 2;
   const kDefaultTriggerAsyncId = 3;
-  const kStackLength = 4;
-  const kStackCapacity = 5;
+  const kStackCapacity = 4;
+  // stackDepth[0]: the number of entries on the execution stack.
+  const stackDepth = binding.depth;
 
   // Indices into `hookFields` (kept in sync with src/runtime_impl.h).
   const kInit = 0;
@@ -215,21 +216,21 @@
   const topLevelResource = ObjectFreeze({__proto__: null});
 
   function pushAsyncContext(asyncId, triggerAsyncId, resource) {
-    const depth = fields[kStackLength];
+    const depth = stackDepth[0];
     if (depth >= fields[kStackCapacity]) {
       throw new RangeError('Maximum async context stack size exceeded');
     }
     const offset = depth * 2;
     stack[offset] = fields[kExecutionAsyncId];
     stack[offset + 1] = fields[kTriggerAsyncId];
-    fields[kStackLength] = depth + 1;
+    stackDepth[0] = depth + 1;
     fields[kExecutionAsyncId] = asyncId;
     fields[kTriggerAsyncId] = triggerAsyncId;
     resources[depth] = resource;
   }
 
   function popAsyncContext(asyncId) {
-    const depth = fields[kStackLength];
+    const depth = stackDepth[0];
     if (depth === 0) return false;
     if (fields[kExecutionAsyncId] !== asyncId) {
       // Never returns: this is stack corruption.
@@ -238,7 +239,7 @@
     const offset = (depth - 1) * 2;
     fields[kExecutionAsyncId] = stack[offset];
     fields[kTriggerAsyncId] = stack[offset + 1];
-    fields[kStackLength] = depth - 1;
+    stackDepth[0] = depth - 1;
     resources[depth - 1] = undefined;
     return depth > 1;
   }
@@ -261,10 +262,13 @@
   }
 
   function executionAsyncResource() {
-    const depth = fields[kStackLength];
+    const depth = stackDepth[0];
     if (depth === 0) return topLevelResource;
     const resource = resources[depth - 1];
-    return resource === undefined ? topLevelResource : resource;
+    if (resource !== undefined) return resource;
+    // Entries pushed by a host CallbackScope are looked up in C++.
+    const hostResource = binding.hostResourceAt(depth - 1);
+    return hostResource === undefined ? topLevelResource : hostResource;
   }
 
   // ---------------------------------------------------------------------------
@@ -306,33 +310,47 @@
 
     enable() {
       if (this.#enabled) return this;
-      this.#enabled = true;
       this.#update(1);
       return this;
     }
 
     disable() {
       if (!this.#enabled) return this;
-      this.#enabled = false;
       this.#update(-1);
       return this;
     }
 
+    // All-or-nothing: the new lists are built first (where a stack overflow
+    // or an allocation failure can still throw), then committed with plain
+    // assignments only, so the lists and the counts always agree.
     #update(delta) {
-      const change = (list, present, field) => {
-        if (!present) return list;
-        hookFields[field] += delta;
-        return delta > 0 ? [...list, this] : list.filter((h) => h !== this);
-      };
-      initHooks = change(initHooks, this.#init !== undefined, kInit);
-      beforeHooks = change(beforeHooks, this.#before !== undefined, kBefore);
-      afterHooks = change(afterHooks, this.#after !== undefined, kAfter);
-      destroyHooks =
-          change(destroyHooks, this.#destroy !== undefined, kDestroy);
-      promiseResolveHooks = change(promiseResolveHooks,
-                                   this.#promiseResolve !== undefined,
-                                   kPromiseResolve);
+      const hasInit = this.#init !== undefined;
+      const hasBefore = this.#before !== undefined;
+      const hasAfter = this.#after !== undefined;
+      const hasDestroy = this.#destroy !== undefined;
+      const hasResolve = this.#promiseResolve !== undefined;
+      const nextInit = hasInit ? withHook(initHooks, this, delta) : initHooks;
+      const nextBefore =
+          hasBefore ? withHook(beforeHooks, this, delta) : beforeHooks;
+      const nextAfter =
+          hasAfter ? withHook(afterHooks, this, delta) : afterHooks;
+      const nextDestroy =
+          hasDestroy ? withHook(destroyHooks, this, delta) : destroyHooks;
+      const nextResolve = hasResolve ?
+          withHook(promiseResolveHooks, this, delta) :
+          promiseResolveHooks;
+      initHooks = nextInit;
+      beforeHooks = nextBefore;
+      afterHooks = nextAfter;
+      destroyHooks = nextDestroy;
+      promiseResolveHooks = nextResolve;
+      if (hasInit) hookFields[kInit] += delta;
+      if (hasBefore) hookFields[kBefore] += delta;
+      if (hasAfter) hookFields[kAfter] += delta;
+      if (hasDestroy) hookFields[kDestroy] += delta;
+      if (hasResolve) hookFields[kPromiseResolve] += delta;
       hookFields[kTotals] += delta;
+      this.#enabled = delta > 0;
       refreshPromiseHooks();
     }
 
@@ -395,6 +413,16 @@
         }
       };
     }
+  }
+
+  // A copy of `list` with `hook` added (delta > 0) or removed.
+  function withHook(list, hook, delta) {
+    if (delta > 0) return [...list, hook];
+    const copy = [];
+    for (let i = 0; i < list.length; i++) {
+      if (list[i] !== hook) copy.push(list[i]);
+    }
+    return copy;
   }
 
   function hookCallback(callbacks, kind) {
@@ -653,11 +681,11 @@
         try {
           if (hookFields[kAfter] > 0) emitAfter(asyncId);
         } finally {
-          // The pop is inlined: when fn overflowed the stack, a call made
-          // here can overflow again at the same depth, skip the pop, and
-          // leave an outer level to find the wrong id on top (fatal).
-          setFrame(previousFrame);
-          const depth = fields[kStackLength];
+          // The pop is inlined and comes first: when fn overflowed the
+          // stack, a call made here can overflow again at the same depth,
+          // skip the pop, and leave an outer level to find the wrong id on
+          // top (fatal).
+          const depth = stackDepth[0];
           if (depth > 0) {
             if (fields[kExecutionAsyncId] !== asyncId) {
               fatalStackCorruption(fields[kExecutionAsyncId], asyncId);
@@ -665,9 +693,10 @@
             const offset = (depth - 1) * 2;
             fields[kExecutionAsyncId] = stack[offset];
             fields[kTriggerAsyncId] = stack[offset + 1];
-            fields[kStackLength] = depth - 1;
+            stackDepth[0] = depth - 1;
             resources[depth - 1] = undefined;
           }
+          setFrame(previousFrame);
         }
       }
     }
