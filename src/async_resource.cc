@@ -21,6 +21,9 @@ AsyncResource::AsyncResource(v8::Local<v8::Context> context,
   RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "AsyncResource");
   ContextState* state = runtime->StateForOrDie(context, "AsyncResource");
   runtime_ = runtime;
+  // The host may create resources from outside any entered context (an I/O
+  // completion on the event loop); allocating the resource object needs one.
+  v8::Context::Scope context_scope(context);
   ExecutionStack& stack = runtime->stack();
   async_id_ = stack.NewAsyncId();
   trigger_async_id_ =
@@ -35,7 +38,6 @@ AsyncResource::AsyncResource(v8::Local<v8::Context> context,
     v8::Local<v8::String> type_string;
     if (!emit.IsEmpty() &&
         v8::String::NewFromUtf8(isolate_, type_.c_str()).ToLocal(&type_string)) {
-      v8::Context::Scope context_scope(context);
       v8::Local<v8::Value> argv[] = {
           v8::Number::New(isolate_, async_id_), type_string,
           v8::Number::New(isolate_, trigger_async_id_), resource};

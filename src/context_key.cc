@@ -16,6 +16,7 @@ ContextKey::ContextKey(v8::Local<v8::Context> context, const char* name)
   RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "ContextKey");
   runtime->StateForOrDie(context, "ContextKey");
   v8::HandleScope handle_scope(isolate_);
+  v8::Context::Scope context_scope(context);
   v8::Local<v8::Object> key = v8::Object::New(isolate_);
   v8::Local<v8::String> name_string;
   if (name != nullptr &&
@@ -35,6 +36,7 @@ std::unique_ptr<ContextKey> ContextKey::FromJavaScript(
   runtime->StateForOrDie(context, "ContextKey::FromJavaScript");
   if (!store->IsObject()) return nullptr;
   v8::HandleScope handle_scope(isolate);
+  v8::Context::Scope context_scope(context);
   v8::Local<v8::Object> object = store.As<v8::Object>();
   auto is_instance_of = [&](const char* path0, const char* path1) {
     v8::Local<v8::Value> value = context->Global();
@@ -109,6 +111,7 @@ ContextKey::Scope::Scope(const ContextKey& key,
   RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "ContextKey::Scope");
   ContextState* state = runtime->StateForOrDie(context, "ContextKey::Scope");
   v8::HandleScope handle_scope(isolate_);
+  v8::Context::Scope context_scope(context);
   v8::Local<v8::Value> previous = CurrentFrame(context);
   context_.Reset(isolate_, context);
   saved_frame_.Reset(isolate_, previous);

@@ -2,6 +2,7 @@
 
 #include "src/runtime_impl.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -70,20 +71,21 @@ void EnqueueMicrotask(const v8::FunctionCallbackInfo<v8::Value>& info) {
   info.GetIsolate()->EnqueueMicrotask(info[0].As<v8::Function>());
 }
 
-// enqueueIfRoot(fn): queueMicrotask's fast path. Queues the bare function
-// and returns true when the current frame is the root; otherwise returns
-// false and the JavaScript layer wraps the callback.
-void EnqueueIfRoot(const v8::FunctionCallbackInfo<v8::Value>& info) {
+// enqueueOrGetFrame(fn, runner): queueMicrotask in one native call. At the
+// root frame it queues the bare `fn` and returns undefined (the fast path);
+// otherwise it queues `runner`, which runs the callback in its frame, and
+// returns the current frame for the JavaScript layer to keep.
+void EnqueueOrGetFrame(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
-  if (!compat::kV8PropagatesThenables &&
-      !compat::GetContinuationData(isolate, isolate->GetCurrentContext())
-           ->IsUndefined()) {
-    info.GetReturnValue().Set(false);
+  v8::Local<v8::Value> frame =
+      compat::GetContinuationData(isolate, isolate->GetCurrentContext());
+  // On V8 >= 12.4, EnqueueMicrotask captures the frame by itself.
+  if (compat::kV8PropagatesThenables || frame->IsUndefined()) {
+    isolate->EnqueueMicrotask(info[0].As<v8::Function>());
     return;
   }
-  // On V8 >= 12.4, EnqueueMicrotask captures the frame by itself.
-  isolate->EnqueueMicrotask(info[0].As<v8::Function>());
-  info.GetReturnValue().Set(true);
+  isolate->EnqueueMicrotask(info[1].As<v8::Function>());
+  info.GetReturnValue().Set(frame);
 }
 
 void UpdatePromiseHooks(const v8::FunctionCallbackInfo<v8::Value>& info) {
@@ -146,7 +148,7 @@ constexpr BindingFunction kBindingFunctions[] = {
     {"setFrame", SetFrame, 1},
     {"swapFrame", SwapFrame, 1},
     {"enqueueMicrotask", EnqueueMicrotask, 1},
-    {"enqueueIfRoot", EnqueueIfRoot, 1},
+    {"enqueueOrGetFrame", EnqueueOrGetFrame, 2},
     {"updatePromiseHooks", UpdatePromiseHooks, 4},
     {"fatalStackCorruption", FatalStackCorruption, 2},
     {"reportHookError", ReportHookErrorBinding, 2},
@@ -270,6 +272,15 @@ RuntimeImpl::RuntimeImpl(v8::Isolate* isolate, RuntimeOptions options)
   if (options_.on_unhandled_rejection) {
     isolate->SetPromiseRejectCallback(OnPromiseReject);
   }
+  isolate->AddMicrotasksCompletedCallback(OnMicrotasksCompleted, this);
+}
+
+void RuntimeImpl::OnMicrotasksCompleted(v8::Isolate* isolate, void* data) {
+  auto* runtime = static_cast<RuntimeImpl*>(data);
+  if (isolate->IsExecutionTerminating()) runtime->checkpoint_terminated_ = true;
+  for (auto& state : runtime->states_) {
+    state->hook_fields[kHookCheckpointGeneration]++;
+  }
 }
 
 RuntimeImpl::~RuntimeImpl() {
@@ -277,6 +288,7 @@ RuntimeImpl::~RuntimeImpl() {
   v8::Isolate::Scope isolate_scope(isolate);
   v8::HandleScope handle_scope(isolate);
   isolate->RemoveMessageListeners(OnMessage);
+  isolate->RemoveMicrotasksCompletedCallback(OnMicrotasksCompleted, this);
   if (options_.on_unhandled_rejection) {
     isolate->SetPromiseRejectCallback(nullptr);
   }
@@ -444,7 +456,9 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
       !GetFunction(context, internals, "invalidArgType",
                    &state->invalid_arg_type) ||
       !GetFunction(context, internals, "makeNodeError",
-                   &state->make_node_error)) {
+                   &state->make_node_error) ||
+      !GetFunction(context, internals, "resetAfterTermination",
+                   &state->reset_after_termination)) {
     ThrowError(isolate, "asyncctx: internal error: bad JavaScript layer");
     return v8::Nothing<bool>();
   }
@@ -706,9 +720,32 @@ void RuntimeImpl::ProcessUnhandledRejections() {
   }
 }
 
+void RuntimeImpl::RecoverFromTermination() {
+  if (stack_.depth() == 0 && !checkpoint_terminated_) return;
+  // Outside of every CallbackScope no JavaScript scope can be open, so what
+  // is left was abandoned by TerminateExecution (finally blocks and `after`
+  // hooks do not run then).
+  checkpoint_terminated_ = false;
+  stack_.UnwindTo(0);
+  std::fill(host_resources_.begin(), host_resources_.end(), nullptr);
+  v8::Isolate* isolate = this->isolate();
+  v8::HandleScope handle_scope(isolate);
+  for (size_t i = 0; i < states_.size(); i++) {
+    ContextState* state = states_[i].get();
+    if (state->context.IsEmpty()) continue;
+    v8::Local<v8::Context> context = state->context.Get(isolate);
+    v8::Local<v8::Function> reset = state->reset_after_termination.Get(isolate);
+    if (reset.IsEmpty()) continue;
+    v8::Context::Scope context_scope(context);
+    v8::TryCatch try_catch(isolate);
+    (void)reset->Call(context, v8::Undefined(isolate), 0, nullptr).IsEmpty();
+  }
+}
+
 void RuntimeImpl::RunMicrotasks(v8::Local<v8::Context> context) {
   v8::Isolate* isolate = this->isolate();
   if (isolate->IsExecutionTerminating()) return;
+  if (callback_scope_depth == 0) RecoverFromTermination();
   // Jobs captured at the root frame run in whatever frame is current (V8
   // 10.2 only enters non-root captured frames), so the checkpoint starts at
   // the root: an enterWith in the script that ran before must not leak.

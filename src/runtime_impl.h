@@ -44,6 +44,9 @@ enum HookField {
   kHookTrackedResources = 6,
   kHookThenableRepair = 7,
   kHookRepairActive = 8,
+  // Bumped whenever a microtask checkpoint completes (queueMicrotask's
+  // queue of wrapped callbacks is empty then, or stale after termination).
+  kHookCheckpointGeneration = 9,
   kHookFieldCount = 16,
 };
 
@@ -65,6 +68,7 @@ struct ContextState {
   v8::Global<v8::Function> frame_with;
   v8::Global<v8::Function> invalid_arg_type;
   v8::Global<v8::Function> make_node_error;
+  v8::Global<v8::Function> reset_after_termination;
 
   // Async ids waiting for their destroy hooks (emitted from a task).
   std::vector<double> pending_destroys;
@@ -144,11 +148,13 @@ class RuntimeImpl final : public Runtime {
   void ForgetState(ContextState* state);
   void PostDestroyTask();
   void ProcessUnhandledRejections();
+  void RecoverFromTermination();
 
   static void OnContextCollected(const v8::WeakCallbackInfo<ContextState>&);
   static void OnMessage(v8::Local<v8::Message> message,
                         v8::Local<v8::Value> data);
   static void OnPromiseReject(v8::PromiseRejectMessage message);
+  static void OnMicrotasksCompleted(v8::Isolate* isolate, void* data);
 
   RuntimeOptions options_;
   ExecutionStack stack_;
@@ -157,6 +163,8 @@ class RuntimeImpl final : public Runtime {
   std::vector<AsyncResource*> host_resources_;
   std::vector<std::unique_ptr<PendingRejection>> pending_rejections_;
   bool destroy_task_posted_ = false;
+  // A microtask checkpoint ended in TerminateExecution.
+  bool checkpoint_terminated_ = false;
   // Tasks posted to the platform hold a weak reference to this, so that a
   // task running after the runtime is gone does nothing.
   std::shared_ptr<RuntimeImpl*> alive_;

@@ -168,9 +168,13 @@ class ASYNCCTX_EXPORT Runtime {
   // Number of entries on the execution-resource stack.
   virtual size_t ExecutionStackDepth() const = 0;
 
-  // Runs the microtask checkpoint, then reports unhandled rejections, and
-  // leaves the root frame current. Hosts call this after running a script
-  // outside of a CallbackScope.
+  // Runs the microtask checkpoint (starting at the root frame), then reports
+  // unhandled rejections, and leaves the root frame current. Hosts call this
+  // from their event loop after running a script outside of a CallbackScope,
+  // never while JavaScript is running. It is also the recovery point after
+  // TerminateExecution: once the host has called CancelTerminateExecution(),
+  // this empties the execution stack and the bookkeeping that the terminated
+  // JavaScript could not undo. Does nothing while the isolate is terminating.
   virtual void RunMicrotasks(v8::Local<v8::Context> context) = 0;
 
   // Number of AsyncResource objects currently registered for GC-driven

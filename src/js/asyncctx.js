@@ -29,7 +29,7 @@
     setFrame,
     swapFrame,
     enqueueMicrotask,
-    enqueueIfRoot,
+    enqueueOrGetFrame,
     fields,
     stack,
     hookFields,
@@ -42,8 +42,25 @@
 
   const ArrayIsArray = Array.isArray;
   const NumberIsSafeInteger = Number.isSafeInteger;
+  // Builtins are captured when the layer is compiled, as Node.js's
+  // primordials are: user code that replaces Array.prototype.slice or
+  // Array.prototype[Symbol.iterator] later must not change how this layer
+  // behaves. Hot paths avoid builtin methods altogether (plain loops and
+  // index stores); cold paths call the captured originals.
   const ObjectDefineProperty = Object.defineProperty;
   const ObjectFreeze = Object.freeze;
+  const ObjectGetPrototypeOf = Object.getPrototypeOf;
+  const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+  const uncurryThis = (fn) => (self, ...args) => ReflectApply(fn, self, args);
+  const StringPrototypeSlice = uncurryThis(String.prototype.slice);
+  const StringPrototypeSplit = uncurryThis(String.prototype.split);
+  const StringPrototypeIncludes = uncurryThis(String.prototype.includes);
+  const SymbolPrototypeToString = uncurryThis(Symbol.prototype.toString);
+  const SetCtor = Set;
+  const SetPrototypeAdd = uncurryThis(Set.prototype.add);
+  const SetPrototypeDelete = uncurryThis(Set.prototype.delete);
+  const FinalizationRegistryPrototypeRegister =
+      uncurryThis(FinalizationRegistry.prototype.register);
   const ReflectApply = Reflect.apply;
   const SymbolFor = Symbol;
   const FinalizationRegistryCtor = FinalizationRegistry;
@@ -67,6 +84,7 @@
   const kTrackedResources = 6;
   const kThenableRepair = 7;
   const kRepairActive = 8;
+  const kCheckpointGeneration = 9;
 
   // ---------------------------------------------------------------------------
   // Errors with Node.js's codes and wording.
@@ -83,11 +101,12 @@
     }
     let shown;
     if (typeof value === 'symbol') {
-      shown = value.toString();
+      shown = SymbolPrototypeToString(value);
     } else if (typeof value === 'bigint') {
       shown = `${value}n`;
     } else if (typeof value === 'string') {
-      shown = value.length > 28 ? `'${value.slice(0, 25)}...'` : `'${value}'`;
+      shown = value.length > 28 ? `'${StringPrototypeSlice(value, 0, 25)}...'` :
+                                  `'${value}'`;
     } else {
       shown = `${value}`;
     }
@@ -96,14 +115,14 @@
 
   function safeConstructorName(value) {
     try {
-      let proto = Object.getPrototypeOf(value);
+      let proto = ObjectGetPrototypeOf(value);
       while (proto !== null) {
-        const desc = Object.getOwnPropertyDescriptor(proto, 'constructor');
+        const desc = ObjectGetOwnPropertyDescriptor(proto, 'constructor');
         if (desc !== undefined && typeof desc.value === 'function' &&
             desc.value.name !== '') {
           return desc.value.name;
         }
-        proto = Object.getPrototypeOf(proto);
+        proto = ObjectGetPrototypeOf(proto);
       }
     } catch {
       // A revoked Proxy or a throwing trap: describe it generically.
@@ -121,9 +140,13 @@
     // frames are left out, so the stack starts at the caller's call.
     const stack = err.stack;
     if (typeof stack === 'string') {
-      err.stack = stack.split('\n')
-                      .filter((line) => !line.includes('asyncctx:internal/'))
-                      .join('\n');
+      const lines = StringPrototypeSplit(stack, '\n');
+      let kept = '';
+      for (let i = 0; i < lines.length; i++) {
+        if (StringPrototypeIncludes(lines[i], 'asyncctx:internal/')) continue;
+        kept = kept === '' ? lines[i] : `${kept}\n${lines[i]}`;
+      }
+      err.stack = kept;
     }
     delete err.name;
     ObjectDefineProperty(err, 'code', {
@@ -171,7 +194,8 @@
     const n = frame.length;
     for (let i = 0; i < n; i += 2) {
       if (frame[i] === key) {
-        const copy = frame.slice();
+        const copy = new Array(n);
+        for (let j = 0; j < n; j++) copy[j] = frame[j];
         copy[i + 1] = value;
         return copy;
       }
@@ -189,8 +213,10 @@
     for (let i = 0; i < n; i += 2) {
       if (frame[i] === key) {
         if (n === 2) return undefined;
-        const copy = frame.slice();
-        copy.splice(i, 2);
+        const copy = new Array(n - 2);
+        for (let j = 0, k = 0; j < n; j++) {
+          if (j !== i && j !== i + 1) copy[k++] = frame[j];
+        }
         return copy;
       }
     }
@@ -417,11 +443,12 @@
 
   // A copy of `list` with `hook` added (delta > 0) or removed.
   function withHook(list, hook, delta) {
-    if (delta > 0) return [...list, hook];
     const copy = [];
+    let k = 0;
     for (let i = 0; i < list.length; i++) {
-      if (list[i] !== hook) copy.push(list[i]);
+      if (list[i] !== hook) copy[k++] = list[i];
     }
+    if (delta > 0) copy[k] = hook;
     return copy;
   }
 
@@ -526,9 +553,9 @@
     if (hookFields[kRepairActive] > 0) {
       const frame = promise[kPromiseFrame];
       if (frame !== undefined) {
-        savedFrames.push(swapFrame(frame));
+        savedFrames[savedFrames.length] = swapFrame(frame);
       } else {
-        savedFrames.push(kNoSwap);
+        savedFrames[savedFrames.length] = kNoSwap;
       }
     }
     const asyncId = promise[kPromiseAsyncId];
@@ -547,7 +574,8 @@
       popAsyncContext(asyncId);
     }
     if (savedFrames.length > 0) {
-      const frame = savedFrames.pop();
+      const frame = savedFrames[savedFrames.length - 1];
+      savedFrames.length--;
       if (frame !== kNoSwap) setFrame(frame);
     }
     if (frameDirty) resetDirtyFrame();
@@ -609,10 +637,10 @@
   // cleanup is skipped. (Registering with an unregister token would let
   // emitDestroy() unregister instead, but a token makes every registration
   // several times more expensive in V8 10.2.)
-  const destroyedByHand = new Set();
+  const destroyedByHand = new SetCtor();
   const destroyRegistry = new FinalizationRegistryCtor((asyncId) => {
     hookFields[kTrackedResources]--;
-    if (destroyedByHand.delete(asyncId)) return;
+    if (SetPrototypeDelete(destroyedByHand, asyncId)) return;
     emitDestroyNow(asyncId);
   });
 
@@ -645,7 +673,7 @@
         throw makeError(RangeError, 'ERR_INVALID_ASYNC_ID',
                         `Invalid triggerAsyncId value: ${
                             typeof triggerAsyncId === 'symbol' ?
-                                triggerAsyncId.toString() :
+                                SymbolPrototypeToString(triggerAsyncId) :
                                 triggerAsyncId}`);
       }
       this.#frame = getFrame();
@@ -663,13 +691,17 @@
         if (hookFields[kDestroy] > 0 && !requireManualDestroy) {
           this.#tracked = true;
           hookFields[kTrackedResources]++;
-          destroyRegistry.register(this, asyncId);
+          FinalizationRegistryPrototypeRegister(destroyRegistry, this, asyncId);
         }
       }
     }
 
     runInAsyncScope(fn, thisArg, ...args) {
       if (typeof fn !== 'function') throw invalidArgType('fn', 'function', fn);
+      return this.#runInScope(fn, thisArg, args);
+    }
+
+    #runInScope(fn, thisArg, args) {
       const asyncId = this.#asyncId;
       const previousFrame = getFrame();
       pushAsyncContext(asyncId, this.#triggerAsyncId, this);
@@ -706,7 +738,7 @@
         this.#destroyed = true;
         if (this.#tracked) {
           this.#tracked = false;
-          destroyedByHand.add(this.#asyncId);
+          SetPrototypeAdd(destroyedByHand, this.#asyncId);
         }
         if (hookFields[kDestroy] > 0) queueDestroy(this.#asyncId);
       }
@@ -727,11 +759,11 @@
       let bound;
       if (thisArg === undefined) {
         bound = function(...args) {
-          return resource.runInAsyncScope(fn, this, ...args);
+          return resource.#runInScope(fn, this, args);
         };
       } else {
         bound = function(...args) {
-          return resource.runInAsyncScope(fn, thisArg, ...args);
+          return resource.#runInScope(fn, thisArg, args);
         };
       }
       ObjectDefineProperty(bound, 'length', {
@@ -918,11 +950,11 @@
     }
   }
 
-  Object.defineProperty(Variable.prototype, Symbol.toStringTag, {
+  ObjectDefineProperty(Variable.prototype, Symbol.toStringTag, {
     value: 'AsyncContext.Variable',
     configurable: true,
   });
-  Object.defineProperty(Snapshot.prototype, Symbol.toStringTag, {
+  ObjectDefineProperty(Snapshot.prototype, Symbol.toStringTag, {
     value: 'AsyncContext.Snapshot',
     configurable: true,
   });
@@ -943,33 +975,58 @@
     if (typeof callback !== 'function') {
       throw invalidArgType('callback', 'function', callback);
     }
-    // The fast path is one native call that queues the bare function when
-    // the frame is the root. Nothing here captures variables, so the call
-    // allocates nothing of ours.
-    if (hookFields[kTotals] === 0 && enqueueIfRoot(callback)) return;
-    queueWrappedMicrotask(callback);
-  }
-
-  function queueWrappedMicrotask(callback) {
-    const frame = getFrame();
-    if (hookFields[kTotals] === 0) {
-      enqueueMicrotask(microtaskInFrame(callback, frame));
-    } else {
-      queueMicrotaskWithHooks(callback, frame);
+    if (hookFields[kTotals] !== 0) {
+      queueMicrotaskWithHooks(callback, getFrame());
+      return;
     }
+    // One native call: at the root frame it queues the bare function (the
+    // fast path, as cheap as V8's own); otherwise it queues the shared
+    // runner and returns the frame, which is kept here with the callback.
+    const frame = enqueueOrGetFrame(callback, runQueuedMicrotask);
+    if (frame === undefined) return;
+    if (queuedGeneration !== hookFields[kCheckpointGeneration]) {
+      // A checkpoint completed since the last push, so every runner queued
+      // before it has run or (after TerminateExecution) was dropped by V8:
+      // anything left here is stale.
+      queuedGeneration = hookFields[kCheckpointGeneration];
+      queuedCallbacks = [];
+      queuedFrames = [];
+      queuedHead = 0;
+    }
+    queuedCallbacks[queuedCallbacks.length] = callback;
+    queuedFrames[queuedFrames.length] = frame;
   }
 
-  function microtaskInFrame(callback, frame) {
-    return () => {
-      const previous = swapFrame(frame);
-      try {
-        callback();
-      } catch (err) {
-        reportUncaught(err);
-      } finally {
-        setFrame(previous);
-      }
-    };
+  // Callbacks queued in a non-root frame, in the order of their runners in
+  // V8's queue (no closure per microtask).
+  let queuedCallbacks = [];
+  let queuedFrames = [];
+  let queuedHead = 0;
+  let queuedGeneration = -1;
+
+  function runQueuedMicrotask() {
+    // A runner without a callback is left by a queueMicrotask call that
+    // overflowed the stack after V8 queued the runner (it threw to its
+    // caller); each callback still runs in its own frame.
+    if (queuedHead >= queuedCallbacks.length) return;
+    const index = queuedHead++;
+    const callback = queuedCallbacks[index];
+    const frame = queuedFrames[index];
+    queuedCallbacks[index] = undefined;
+    queuedFrames[index] = undefined;
+    if (queuedHead === queuedCallbacks.length) {
+      queuedCallbacks = [];
+      queuedFrames = [];
+      queuedHead = 0;
+    }
+    const previous = swapFrame(frame);
+    try {
+      callback();
+    } catch (err) {
+      reportUncaught(err);
+    } finally {
+      setFrame(previous);
+    }
   }
 
   function queueMicrotaskWithHooks(callback, frame) {
@@ -996,6 +1053,20 @@
         if (hookFields[kDestroy] > 0) queueDestroy(asyncId);
       }
     });
+  }
+
+  // Called by Runtime::RunMicrotasks() when JavaScript was terminated since
+  // the last checkpoint: the `finally` blocks and `after` hooks that would
+  // have undone the bookkeeping below never ran. (C++ empties the execution
+  // stack itself.)
+  function resetAfterTermination() {
+    savedFrames.length = 0;
+    promiseJobsRunning = 0;
+    frameDirty = false;
+    resources.length = 0;
+    queuedCallbacks = [];
+    queuedFrames = [];
+    queuedHead = 0;
   }
 
   // ---------------------------------------------------------------------------
@@ -1025,6 +1096,7 @@
     frameWith,
     frameLookup,
     invalidArgType,
+    resetAfterTermination,
     // For the C++ error helpers (include/asyncctx/errors.h).
     makeNodeError(kind, code, message) {
       const Ctor = kind === 1 ? TypeError : kind === 2 ? RangeError : Error;

@@ -79,9 +79,18 @@ def command(side, files, opts):
 
 def run(cmd, timeout):
     """Returns (rc or None on timeout, stdout, stderr)."""
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+    for attempt in range(20):
+        try:
+            proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE,
+                                    start_new_session=True)
+            break
+        except OSError as e:
+            # The binary is being rebuilt (ETXTBSY, EACCES, ENOENT): wait.
+            if attempt == 19:
+                return 127, "", "cannot run %s: %s" % (cmd[0], e)
+            time.sleep(1)
     try:
         out, err = proc.communicate(timeout=timeout)
         rc = proc.returncode

@@ -295,6 +295,94 @@ TEST_F(FaultTest, HookErrorFromStackOverflowHasAReadableMessage) {
 }
 
 // ---------------------------------------------------------------------------
+// Hooks that throw, `then` methods that throw.
+
+// Every hook kind throws, for every kind of resource. The host's handler
+// (which returns, unlike Node's default) gets each error; callbacks run in
+// their frames and the state is restored.
+TEST_F(FaultTest, ThrowingHooksReachTheHandlerAndStateIsRestored) {
+  RunString(R"JS(
+    globalThis.als = new AsyncLocalStorage();
+    globalThis.probes = [als];
+    globalThis.seen = [];
+    globalThis.hooks = ['init', 'before', 'after', 'destroy', 'promiseResolve']
+        .map((kind) => asyncHooks.createHook({
+          [kind]() { throw new Error('hook ' + kind); },
+        }).enable());
+    als.run('req', () => {
+      const r = new AsyncResource('R');
+      r.runInAsyncScope(() => seen.push('runInAsyncScope:' + als.getStore()));
+      r.emitDestroy();
+      AsyncResource.bind(() => seen.push('bind:' + als.getStore()))();
+      queueMicrotask(() => seen.push('microtask:' + als.getStore()));
+      Promise.resolve().then(() => seen.push('then:' + als.getStore()));
+      (async () => {
+        await {then(resolve) { resolve(); }};
+        seen.push('await:' + als.getStore());
+      })();
+    });
+    globalThis.hostCallback = () => seen.push('host:' + als.getStore());
+  )JS");
+  runtime()->RunMicrotasks(context());
+  {
+    AsyncResource host(context(), "Host");
+    v8::Local<v8::Function> fn =
+        env().Run("hostCallback").As<v8::Function>();
+    EXPECT_FALSE(
+        MakeCallback(&host, v8::Undefined(isolate()), fn, 0, nullptr).IsEmpty());
+  }
+  env().PumpTasks();
+  EXPECT_EQ(RunString("seen.sort().join()"),
+            "await:req,bind:req,host:undefined,microtask:req,"
+            "runInAsyncScope:req,then:req");
+  std::string errors;
+  for (const std::string& e : reports_.hook_errors) {
+    std::string kind = e.substr(0, e.find('|'));
+    if (errors.find(kind + ",") == std::string::npos) errors += kind + ",";
+    EXPECT_EQ(e.substr(e.find('|') + 1), "Error: hook " + kind);
+  }
+  EXPECT_EQ(errors, "init,before,after,promiseResolve,destroy,");
+  EXPECT_TRUE(reports_.uncaught.empty()) << reports_.Summary();
+  RunString("for (const h of hooks) h.disable();");
+  ExpectAtRest("after throwing hooks");
+}
+
+TEST_F(FaultTest, ThenMethodsThatThrowRejectInTheAwaitingFrame) {
+  for (const char* setup :
+       {"", "asyncHooks.createHook({init() {}, before() {}, after() {}}).enable();"}) {
+    SCOPED_TRACE(setup);
+    RunString(std::string(setup) + R"JS(
+      globalThis.als = new AsyncLocalStorage();
+      globalThis.probes = [als];
+      globalThis.seen = [];
+      als.run('t', async () => {
+        try {
+          await {then() { throw new Error('then'); }};
+        } catch (e) { seen.push(e.message + ':' + als.getStore()); }
+        try {
+          await {get then() { throw new Error('getter'); }};
+        } catch (e) { seen.push(e.message + ':' + als.getStore()); }
+        await {then(resolve) { resolve(); throw new Error('ignored'); }};
+        seen.push('after resolve:' + als.getStore());
+        try {
+          await Promise.resolve({then(resolve, reject) {
+            reject(new Error('rejected'));
+          }});
+        } catch (e) { seen.push(e.message + ':' + als.getStore()); }
+        try {
+          await new Proxy({}, {get() { throw new Error('proxy'); }});
+        } catch (e) { seen.push(e.message + ':' + als.getStore()); }
+      });
+    )JS");
+    runtime()->RunMicrotasks(context());
+    EXPECT_EQ(RunString("seen.join()"),
+              "then:t,getter:t,after resolve:t,rejected:t,proxy:t");
+    EXPECT_TRUE(reports_.uncaught.empty()) << reports_.Summary();
+    ExpectAtRest("after throwing thenables");
+  }
+}
+
+// ---------------------------------------------------------------------------
 // TerminateExecution at chosen points: terminateNow() terminates the isolate
 // from inside JavaScript, so the next statement never runs.
 
@@ -711,6 +799,7 @@ void RunOutOfMemory() {
   v8::Isolate::Scope isolate_scope(isolate);
   v8::HandleScope handle_scope(isolate);
   g_oom_runtime = env.runtime();
+  v8::Context::Scope context_scope(env.context());
   AsyncResource host(env.context(), "Host");
   CallbackScope scope(&host);
   (void)v8::Script::Compile(env.context(),
@@ -720,6 +809,29 @@ void RunOutOfMemory() {
       .IsEmpty();
   std::fprintf(stderr, "the script returned\n");
   std::exit(1);
+}
+
+// Bug: AsyncResource(context, type) documents only that the isolate must be
+// entered, but with no `resource` it calls v8::Object::New(isolate), which
+// needs an entered context: a host creating a timer from its event loop,
+// outside of any context, crashes (SIGSEGV). Run in a child process so that
+// the crash fails this test only.
+TEST(FaultDeathTest, HostAsyncResourceCreatedOutsideItsContext) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        TestIsolate env;
+        v8::Isolate::Scope isolate_scope(env.isolate());
+        v8::HandleScope handle_scope(env.isolate());
+        // No Context::Scope: the host's loop is between callbacks.
+        {
+          AsyncResource timer(env.context(), "Timeout");
+          CallbackScope scope(&timer);
+        }
+        std::fprintf(stderr, "created and ran\n");
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(0), "created and ran");
 }
 
 TEST(FaultDeathTest, OutOfMemoryInsideRunReachesTheHostsHandler) {
@@ -755,6 +867,7 @@ TEST(FaultOomTest, NearHeapLimitTerminationInsideRunRecovers) {
   NearLimit near{isolate, env.runtime()};
   isolate->AddNearHeapLimitCallback(OnNearHeapLimit, &near);
   v8::Local<v8::Context> context = env.context();
+  v8::Context::Scope context_scope(context);
   {
     AsyncResource host(context, "Host");
     v8::TryCatch outer(isolate);
@@ -774,7 +887,6 @@ TEST(FaultOomTest, NearHeapLimitTerminationInsideRunRecovers) {
   isolate->CancelTerminateExecution();
   EXPECT_GE(near.calls, 1);
   EXPECT_EQ(near.depth_seen, 2u);  // the host's scope and runInAsyncScope
-  v8::Context::Scope context_scope(context);
   v8::Local<v8::Value> result;
   ASSERT_TRUE(v8::Script::Compile(context, v8::String::NewFromUtf8Literal(
                                                isolate, "globalThis.hog = null"))
