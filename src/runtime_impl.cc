@@ -752,7 +752,19 @@ void RuntimeImpl::RunMicrotasks(v8::Local<v8::Context> context) {
   if (!context.IsEmpty()) {
     compat::SetContinuationData(isolate, context, v8::Undefined(isolate));
   }
+  size_t depth_before = stack_.depth();
   isolate->PerformMicrotaskCheckpoint();
+  if (isolate->IsExecutionTerminating()) {
+    // Jobs were abandoned mid-way: whatever they pushed is unwound now (JS
+    // bookkeeping is reset at the next RunMicrotasks, when JavaScript may
+    // run again).
+    stack_.UnwindTo(depth_before);
+    checkpoint_terminated_ = true;
+    if (!context.IsEmpty()) {
+      compat::SetContinuationData(isolate, context, v8::Undefined(isolate));
+    }
+    return;
+  }
   ProcessUnhandledRejections();
   // V8 10.2 leaves whatever the last job set; every macrotask starts at the
   // root frame.

@@ -512,10 +512,12 @@
   const kNoSwap = {};
 
   function promiseInitHook(promise, parent) {
-    if (hookFields[kRepairActive] > 0) {
-      const frame = getFrame();
-      if (frame !== undefined) promise[kPromiseFrame] = frame;
-    }
+    // Recorded whenever the hooks are installed (for the repair or for hook
+    // events): `before` needs it to tell a job captured in a non-root frame,
+    // which V8 has already entered, from a root job that must start at the
+    // root.
+    const frame = getFrame();
+    if (frame !== undefined) promise[kPromiseFrame] = frame;
     if (hookFields[kTotals] > 0) {
       const asyncId = newAsyncId();
       const parentId = parent !== undefined ? parent[kPromiseAsyncId] : undefined;
@@ -549,14 +551,17 @@
 
   function promiseBeforeHook(promise) {
     promiseJobsRunning++;
-    if (frameDirty) resetDirtyFrame();
-    if (hookFields[kRepairActive] > 0) {
-      const frame = promise[kPromiseFrame];
-      if (frame !== undefined) {
-        savedFrames[savedFrames.length] = swapFrame(frame);
-      } else {
-        savedFrames[savedFrames.length] = kNoSwap;
-      }
+    const frame = promise[kPromiseFrame];
+    if (frame !== undefined) {
+      // V8 entered this frame for a reaction already; a thenable job (which
+      // V8 10.2 runs in whatever is current) needs it entered here.
+      savedFrames[savedFrames.length] = swapFrame(frame);
+      frameDirty = false;
+    } else {
+      // A job captured at the root: V8 enters nothing, so a frame left by an
+      // enterWith in an earlier job is reset.
+      if (frameDirty) resetDirtyFrame();
+      savedFrames[savedFrames.length] = kNoSwap;
     }
     const asyncId = promise[kPromiseAsyncId];
     if (asyncId !== undefined && hookFields[kTotals] > 0) {

@@ -231,3 +231,37 @@ TEST_F(FrameTest, ContextKeyWrapsAnAsyncLocalStorage) {
 }  // namespace
 }  // namespace test
 }  // namespace asyncctx
+
+namespace asyncctx {
+namespace test {
+namespace {
+
+// With the thenable repair off, promise hooks are installed only for hook
+// events; the dirty-frame reset in `before` must not clobber the frame V8
+// entered for a job captured in a non-root frame.
+TEST(FrameRepairOffTest, EnterWithThenReactionKeepsItsFrameWithEventHooks) {
+  RuntimeOptions options;
+  options.thenable_repair = false;
+  TestIsolate env(std::move(options));
+  v8::Isolate::Scope isolate_scope(env.isolate());
+  v8::HandleScope handle_scope(env.isolate());
+  env.RunAndDrain(R"JS(
+    globalThis.out = [];
+    const als = new AsyncLocalStorage();
+    asyncHooks.createHook({init() {}}).enable();
+    Promise.resolve().then(() => out.push('root:' + als.getStore()));
+    als.enterWith('x');
+    Promise.resolve().then(() => out.push('then:' + als.getStore()));
+    (async () => { await null; out.push('await:' + als.getStore()); })();
+    Promise.resolve().then(() => { als.enterWith('leak'); });
+    Promise.resolve().then(() => out.push('after:' + als.getStore()));
+    als.exit(() => queueMicrotask(() => { als.enterWith('bare'); }));
+    Promise.resolve().then(() => out.push('afterBare:' + als.getStore()));
+  )JS");
+  EXPECT_EQ(env.RunString("out.join()"),
+            "root:undefined,then:x,await:x,after:x,afterBare:x");
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace asyncctx

@@ -1,6 +1,7 @@
 // expect-stdout: ^reaction undefined\nmicrotask undefined\n
 //
-// Regression test (tools/fuzz seed 751 of an early generator, reduced): the
+// Regression test (a fuzzer find, reduced by hand; see
+// root_job_after_enter_with_test.js): the
 // first non-root frame of the context is entered by an enterWith inside a
 // promise job captured at the root. The library's promise hooks come on
 // during that job, so V8 calls `after` for it without a `before`; the job
