@@ -508,7 +508,10 @@
   const kPromiseTriggerId = SymbolFor('asyncctx.triggerAsyncId');
   // Frames saved by `before`, restored by `after` (jobs do not nest, but
   // a host may run a checkpoint inside a job).
+  // A stack with its own top index: shrinking an array through `length` is a
+  // slow runtime call in V8, and pop() is a replaceable builtin.
   const savedFrames = [];
+  let savedTop = 0;
   const kNoSwap = {};
 
   function promiseInitHook(promise, parent) {
@@ -553,15 +556,22 @@
     promiseJobsRunning++;
     const frame = promise[kPromiseFrame];
     if (frame !== undefined) {
-      // V8 entered this frame for a reaction already; a thenable job (which
-      // V8 10.2 runs in whatever is current) needs it entered here.
-      savedFrames[savedFrames.length] = swapFrame(frame);
+      // V8 has entered this frame already for a reaction job (and will reset
+      // it after): nothing to do. A thenable job, which V8 10.2 runs in
+      // whatever frame is current, needs it entered here and restored after.
+      const current = getFrame();
+      if (current !== frame) {
+        savedFrames[savedTop++] = current;
+        setFrame(frame);
+      } else {
+        savedFrames[savedTop++] = kNoSwap;
+      }
       frameDirty = false;
     } else {
       // A job captured at the root: V8 enters nothing, so a frame left by an
       // enterWith in an earlier job is reset.
       if (frameDirty) resetDirtyFrame();
-      savedFrames[savedFrames.length] = kNoSwap;
+      savedFrames[savedTop++] = kNoSwap;
     }
     const asyncId = promise[kPromiseAsyncId];
     if (asyncId !== undefined && hookFields[kTotals] > 0) {
@@ -578,9 +588,9 @@
       emitAfter(asyncId);
       popAsyncContext(asyncId);
     }
-    if (savedFrames.length > 0) {
-      const frame = savedFrames[savedFrames.length - 1];
-      savedFrames.length--;
+    if (savedTop > 0) {
+      const frame = savedFrames[--savedTop];
+      savedFrames[savedTop] = undefined;
       if (frame !== kNoSwap) setFrame(frame);
     }
     if (frameDirty) resetDirtyFrame();
@@ -1065,7 +1075,8 @@
   // have undone the bookkeeping below never ran. (C++ empties the execution
   // stack itself.)
   function resetAfterTermination() {
-    savedFrames.length = 0;
+    for (let i = 0; i < savedTop; i++) savedFrames[i] = undefined;
+    savedTop = 0;
     promiseJobsRunning = 0;
     frameDirty = false;
     resources.length = 0;
