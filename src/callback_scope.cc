@@ -75,6 +75,9 @@ CallbackScope::~CallbackScope() {
     CallHook(isolate, context, state->emit_after, resource_->async_id_);
   }
 
+  // The `after` hooks themselves may have been terminated (a watchdog, or a
+  // hook error handler that terminates), skipping JavaScript's pops there.
+  terminating = isolate->IsExecutionTerminating();
   ExecutionStack& stack = runtime_->stack();
   size_t depth = stack.depth();
   if (depth == depth_before_ + 1 &&
