@@ -754,7 +754,10 @@ void RuntimeImpl::RunMicrotasks(v8::Local<v8::Context> context) {
   }
   size_t depth_before = stack_.depth();
   isolate->PerformMicrotaskCheckpoint();
-  if (isolate->IsExecutionTerminating()) {
+  // Every job pops what it pushed, so a deeper stack means jobs were
+  // abandoned by TerminateExecution (V8 forgets the termination once no
+  // JavaScript is left on the stack, so the depth is the reliable sign).
+  if (isolate->IsExecutionTerminating() || stack_.depth() > depth_before) {
     // Jobs were abandoned mid-way: whatever they pushed is unwound now (JS
     // bookkeeping is reset at the next RunMicrotasks, when JavaScript may
     // run again).

@@ -317,8 +317,7 @@ const char kInterpreter[] = R"JS(
     }
   }
 
-  // Returns what this input made (its stores and variables are checked by
-  // C++).
+  // Returns the stores and variables this input made, for C++ to check.
   function run(input, maxSteps) {
     bytes = input;
     pos = 0;
@@ -327,9 +326,22 @@ const char kInterpreter[] = R"JS(
     depth = 0;
     pool = [];
     while (pos < end && budget > 0) step();
-    const made = pool;
+    // Only genuine instances (the brand check of a private field rejects
+    // Proxies and look-alikes), so that C++'s checks run no user code.
+    const stores = [];
+    for (const item of pool) {
+      try {
+        AsyncLocalStorage.prototype.getStore.call(item);
+        stores.push(item);
+        continue;
+      } catch {}
+      try {
+        Variable.prototype.get.call(item);
+        stores.push(item);
+      } catch {}
+    }
     pool = [];
-    return made;
+    return stores;
   }
   // Disables every hook the input made; nothing of it runs again.
   run.cleanup = function cleanup() {
@@ -449,8 +461,9 @@ void Initialize() {
   options.on_hook_error = [](v8::Isolate* isolate,
                              const asyncctx::HookError& error) {
     if (std::getenv("FUZZ_TRACE") != nullptr) {
-      std::fprintf(stderr, "trace: hook error in %s: %s\n",
-                   error.hook_name.c_str(), error.message.c_str());
+      std::fprintf(stderr, "trace: hook error in %s: %s\n%s\n",
+                   error.hook_name.c_str(), error.message.c_str(),
+                   error.stack.c_str());
     }
     g_fuzzer->hook_errors++;
     isolate->TerminateExecution();

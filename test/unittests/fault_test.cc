@@ -575,6 +575,40 @@ TEST_F(TerminateTest, TerminationInABeforeHookIsNotLost) {
   ExpectAtRest("after the termination");
 }
 
+// Found by the libFuzzer target (test/fuzz_native). Bug: ~CallbackScope
+// decides whether the isolate is terminating *before* it calls the `after`
+// hooks; a termination inside an `after` hook (a watchdog, or a host whose
+// hook-error handler terminates) skips JavaScript's pops there, and the scope
+// then reports "async context stack corruption" and aborts the process
+// instead of unwinding. Run in a child process so the abort fails only this
+// test.
+using TerminateDeathTest = TerminateTest;
+TEST_F(TerminateDeathTest, TerminationInAnAfterHookOfACallbackScopeIsUnwound) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        RunString(R"JS(
+          globalThis.armed = false;
+          const inner = new AsyncResource('Inner');
+          asyncHooks.createHook({after() {
+            if (!armed) return;
+            armed = false;
+            inner.runInAsyncScope(() => { terminateNow(); for (;;) {} });
+          }}).enable();
+        )JS");
+        AsyncResource host(context(), "Host");
+        {
+          v8::TryCatch outer(isolate());
+          CallbackScope scope(&host);
+          RunString("armed = true");
+        }
+        Recover();
+        ExpectAtRest("after the termination");
+        std::exit(::testing::Test::HasFailure() ? 1 : 0);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
 // A terminated host callback is unwound by its CallbackScope (passes today;
 // here so that a fix for the bugs above keeps it).
 TEST_F(TerminateTest, TerminationInsideAHostCallbackIsUnwoundByTheScope) {
@@ -640,6 +674,7 @@ void TerminateAtRandomPoints(RequestLoop::Options options,
   for (int i = 0; i < iterations; i++) {
     SCOPED_TRACE("iteration " + std::to_string(i));
     std::atomic<bool> round_over{false};
+    std::atomic<bool> fired{false};
     auto delay = std::chrono::microseconds(
         rng() % (static_cast<uint64_t>(max_delay_us) + 1));
     std::thread watchdog([&] {
@@ -647,14 +682,20 @@ void TerminateAtRandomPoints(RequestLoop::Options options,
       while (!round_over.load() && std::chrono::steady_clock::now() < until) {
         std::this_thread::yield();
       }
-      if (!round_over.load()) isolate->TerminateExecution();
+      if (!round_over.load()) {
+        fired = true;
+        isolate->TerminateExecution();
+      }
     });
     RequestLoop::Outcome outcome = loop.RunRound(next_id, requests, rng());
     next_id += requests;
     round_over = true;
     watchdog.join();
+    // V8 forgets a termination once no JavaScript is left on the stack (one
+    // that hit a platform task or the last checkpoint is invisible here), so
+    // the watchdog says whether it fired.
     bool terminated = outcome == RequestLoop::Outcome::kTerminated ||
-                      isolate->IsExecutionTerminating();
+                      isolate->IsExecutionTerminating() || fired.load();
     // A termination requested after the round ended is still pending; the
     // host cancels it either way, and ends the macrotask as usual.
     isolate->CancelTerminateExecution();

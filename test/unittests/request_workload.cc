@@ -386,7 +386,11 @@ RequestLoop::Outcome RequestLoop::RunTimers(size_t max_timers) {
               ->Call(context, v8::Undefined(isolate_), 0, nullptr)
               .IsEmpty()) {
         callback_scope.MarkAsFailed();
-        terminated = try_catch.HasTerminated();
+        // A termination that hit the CallbackScope's `before` hook is in
+        // flight outside of this TryCatch: the call returns empty with
+        // nothing caught here.
+        terminated =
+            try_catch.HasTerminated() || isolate_->IsExecutionTerminating();
         if (!terminated && callback_errors_.size() < 2000) {
           callback_errors_ +=
               "timer threw: " + ToString(isolate_, try_catch.Exception()) +
