@@ -277,9 +277,10 @@ TEST_F(FaultTest, StackOverflowAtEveryEntryPointWithHooksRestoresState) {
   ExpectAtRest("after the probe");
 }
 
-// Bug: a hook called at the stack limit overflows, and the runtime converts
-// the RangeError to a string by calling into JavaScript, at the same depth:
-// the host's hook error handler receives "<unprintable>" and no stack.
+// Regression test (bug found here): a hook called at the stack limit
+// overflows, and the runtime converted the RangeError to a string by calling
+// into JavaScript at the same depth, so the host's hook error handler
+// received "<unprintable>" and no stack.
 TEST_F(FaultTest, HookErrorFromStackOverflowHasAReadableMessage) {
   RunString(R"JS(
     asyncHooks.createHook({init() {}}).enable();
@@ -430,10 +431,10 @@ TEST_F(TerminateTest, TerminationInsideRunAtTopLevelRestoresTheRootFrame) {
   ExpectAtRest("after the termination");
 }
 
-// Bug: runInAsyncScope's `finally` never runs when the isolate is
-// terminated, and nothing unwinds the execution stack outside of a
-// CallbackScope, so every later macrotask runs with the terminated
-// resource's ids.
+// Regression test (bug found here): runInAsyncScope's `finally` never runs
+// when the isolate is terminated, and nothing unwound the execution stack
+// outside of a CallbackScope, so every later macrotask ran with the
+// terminated resource's ids.
 TEST_F(TerminateTest, TerminationInATopLevelScriptLeavesTheStackEmpty) {
   RunTerminated("new AsyncResource('X').runInAsyncScope(() => {"
                 "  terminateNow(); for (;;) {} })");
@@ -441,7 +442,8 @@ TEST_F(TerminateTest, TerminationInATopLevelScriptLeavesTheStackEmpty) {
   ExpectAtRest("after the termination");
 }
 
-// Bug: as above, in a microtask run by Runtime::RunMicrotasks().
+// Regression test (bug found here): as above, in a microtask run by
+// Runtime::RunMicrotasks().
 TEST_F(TerminateTest, TerminationInATopLevelCheckpointLeavesTheStackEmpty) {
   RunString("queueMicrotask(() => new AsyncResource('X').runInAsyncScope(() => {"
             "  terminateNow(); for (;;) {} }))");
@@ -451,8 +453,9 @@ TEST_F(TerminateTest, TerminationInATopLevelCheckpointLeavesTheStackEmpty) {
   ExpectAtRest("after the termination");
 }
 
-// Bug: as above, in the checkpoint the outermost CallbackScope runs after it
-// has popped its own entry (so it no longer unwinds).
+// Regression test (bug found here): as above, in the checkpoint the
+// outermost CallbackScope runs after it has popped its own entry (so it no
+// longer unwinds).
 TEST_F(TerminateTest, TerminationInACallbackScopeCheckpointLeavesTheStackEmpty) {
   AsyncResource host(context(), "Host");
   {
@@ -465,8 +468,8 @@ TEST_F(TerminateTest, TerminationInACallbackScopeCheckpointLeavesTheStackEmpty) 
   ExpectAtRest("after the termination");
 }
 
-// Bug: with a hook enabled, the promise `before` hook pushes the promise's
-// id and its `after` hook never runs.
+// Regression test (bug found here): with a hook enabled, the promise
+// `before` hook pushes the promise's id and its `after` hook never runs.
 TEST_F(TerminateTest, TerminationInAPromiseReactionWithHooksLeavesTheStackEmpty) {
   RunString("asyncHooks.createHook({init() {}}).enable();"
             "Promise.resolve().then(() => { terminateNow(); for (;;) {} });");
@@ -509,11 +512,11 @@ std::string RunWithOneTermination(TestIsolate& env, const char* source) {
   return outcome;
 }
 
-// Bug: V8 10.2 reports an exception thrown by a context promise hook as a
-// message and clears it, and a termination is an exception: when the
-// watchdog's TerminateExecution lands in the thenable repair's promise hook,
-// the runaway script keeps running (and a host with a time limit cannot
-// stop it).
+// V8 10.2 reports an exception thrown by a context promise hook as a message
+// and clears it (NativeContext::RunPromiseHook), and a termination is an
+// exception. A watchdog's TerminateExecution must still stop a runaway loop
+// that creates promises while the thenable repair's or the hooks' promise
+// hooks are installed (passes today).
 TEST_F(TerminateTest, TerminationIsNotSwallowedByTheThenableRepair) {
   EXPECT_EQ(RunWithOneTermination(env(), R"JS(
     als.run(1, () => {
@@ -575,13 +578,13 @@ TEST_F(TerminateTest, TerminationInABeforeHookIsNotLost) {
   ExpectAtRest("after the termination");
 }
 
-// Found by the libFuzzer target (test/fuzz_native). Bug: ~CallbackScope
-// decides whether the isolate is terminating *before* it calls the `after`
-// hooks; a termination inside an `after` hook (a watchdog, or a host whose
-// hook-error handler terminates) skips JavaScript's pops there, and the scope
-// then reports "async context stack corruption" and aborts the process
-// instead of unwinding. Run in a child process so the abort fails only this
-// test.
+// Regression test for a bug the libFuzzer target (test/fuzz_native) found:
+// ~CallbackScope decided whether the isolate is terminating *before* it
+// called the `after` hooks; a termination inside an `after` hook (a watchdog,
+// or a host whose hook-error handler terminates) skips JavaScript's pops
+// there, and the scope then reported "async context stack corruption" and
+// aborted the process instead of unwinding. Run in a child process so that an
+// abort fails only this test.
 using TerminateDeathTest = TerminateTest;
 TEST_F(TerminateDeathTest, TerminationInAnAfterHookOfACallbackScopeIsUnwound) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
@@ -852,11 +855,11 @@ void RunOutOfMemory() {
   std::exit(1);
 }
 
-// Bug: AsyncResource(context, type) documents only that the isolate must be
-// entered, but with no `resource` it calls v8::Object::New(isolate), which
-// needs an entered context: a host creating a timer from its event loop,
-// outside of any context, crashes (SIGSEGV). Run in a child process so that
-// the crash fails this test only.
+// Regression test (bug found here): AsyncResource(context, type) documents
+// only that the isolate must be entered, but with no `resource` it called
+// v8::Object::New(isolate), which needs an entered context: a host creating a
+// timer from its event loop, outside of any context, crashed (SIGSEGV). Run
+// in a child process so that a crash fails this test only.
 TEST(FaultDeathTest, HostAsyncResourceCreatedOutsideItsContext) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(

@@ -335,7 +335,10 @@ RequestLoop::Outcome RequestLoop::RunRound(int first_id,
     v8::TryCatch try_catch(isolate_);
     if (start->Call(context, v8::Undefined(isolate_), 3, argv).IsEmpty()) {
       scope.MarkAsFailed();
-      terminated = try_catch.HasTerminated();
+      // A termination that hit the scope's `before` hook is in flight
+      // outside of this TryCatch.
+      terminated =
+          try_catch.HasTerminated() || isolate_->IsExecutionTerminating();
       if (!terminated) {
         ADD_FAILURE() << "startRound threw: "
                       << ToString(isolate_, try_catch.Exception());
@@ -344,7 +347,8 @@ RequestLoop::Outcome RequestLoop::RunRound(int first_id,
   } else {
     v8::TryCatch try_catch(isolate_);
     if (start->Call(context, v8::Undefined(isolate_), 3, argv).IsEmpty()) {
-      terminated = try_catch.HasTerminated();
+      terminated =
+          try_catch.HasTerminated() || isolate_->IsExecutionTerminating();
       if (!terminated) {
         ADD_FAILURE() << "startRound threw: "
                       << ToString(isolate_, try_catch.Exception());

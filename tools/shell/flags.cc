@@ -34,6 +34,8 @@ bool ParseFlags(int argc,
       flags->help = true;
     } else if (arg == "--version" || arg == "-v") {
       flags->version = true;
+    } else if (arg == "--bench-natives") {
+      flags->bench_natives = true;
     } else if (arg == "--expose-gc" || arg == "--expose_gc") {
       AddV8Flags(flags, "--expose-gc");
     } else if (arg.compare(0, strlen(kV8Flags), kV8Flags) == 0) {
@@ -57,6 +59,7 @@ void PrintUsage(FILE* stream) {
       "Options:\n"
       "  --expose-gc         define gc() to force a garbage collection\n"
       "  --v8-flags=FLAGS    pass FLAGS (space-separated) to V8\n"
+      "  --bench-natives     define benchNatives, the benchmarks' native floors\n"
       "  --help              print this help and exit\n"
       "  --version           print the shell's and V8's versions and exit\n",
       stream);

@@ -20,6 +20,8 @@ namespace shell {
 struct Flags {
   bool help = false;
   bool version = false;
+  // Install `benchNatives` (tools/shell/bench_natives.h).
+  bool bench_natives = false;
   // Flags for v8::V8::SetFlagsFromString, space-separated; --expose-gc adds
   // its V8 flag here.
   std::string v8_flags;

@@ -85,6 +85,7 @@ int main(int argc, char* argv[]) {
   {
     v8::Isolate::Scope isolate_scope(isolate);
     asyncctx::shell::Shell shell(isolate, platform.get(), &origin);
+    shell.set_bench_natives(flags.bench_natives);
     exit_code = shell.Initialize() ? shell.Run(files) : 1;
     // ~Shell disposes the runtime before the isolate goes.
   }

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "tools/shell/bench_natives.h"
 #include "tools/shell/console.h"
 #include "tools/shell/script.h"
 #include "v8-exception.h"
@@ -72,7 +73,8 @@ bool Shell::Initialize() {
                    InstallConsole(context, &reporter_) &&
                    InstallPerformance(context, origin_) &&
                    InstallLoad(context) && timers_->Install(context) &&
-                   lifecycle_->Install(context);
+                   lifecycle_->Install(context) &&
+                   (!bench_natives_ || InstallBenchNatives(context));
   if (!installed) {
     fputs("asyncctx_shell: could not install the globals\n", stderr);
     reporter_.ReportTryCatch(context, try_catch);

@@ -54,6 +54,9 @@ class Shell {
   // returns false on failure.
   bool Initialize();
 
+  // Defines `benchNatives` at Initialize() (--bench-natives).
+  void set_bench_natives(bool enabled) { bench_natives_ = enabled; }
+
   // Runs the files and the event loop; returns the process exit code.
   int Run(const std::vector<SourceFile>& files);
 
@@ -67,6 +70,7 @@ class Shell {
   std::unique_ptr<EventLoop> loop_;
   std::unique_ptr<Timers> timers_;
   std::unique_ptr<Lifecycle> lifecycle_;
+  bool bench_natives_ = false;
 };
 
 }  // namespace shell
