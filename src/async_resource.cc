@@ -17,7 +17,8 @@ AsyncResource::AsyncResource(v8::Local<v8::Context> context,
                              double trigger_async_id)
     : isolate_(context.IsEmpty() ? nullptr : compat::IsolateOf(context)),
       type_(type != nullptr ? type : "") {
-  if (isolate_ == nullptr) FatalUsage("AsyncResource", "the context is empty");
+  if (isolate_ == nullptr)
+    FatalUsage("AsyncResource", "the context is empty");
   RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "AsyncResource");
   ContextState* state = runtime->StateForOrDie(context, "AsyncResource");
   runtime_ = runtime;
@@ -28,7 +29,8 @@ AsyncResource::AsyncResource(v8::Local<v8::Context> context,
   async_id_ = stack.NewAsyncId();
   trigger_async_id_ =
       trigger_async_id >= 0 ? trigger_async_id : stack.DefaultTriggerAsyncId();
-  if (resource.IsEmpty()) resource = v8::Object::New(isolate_);
+  if (resource.IsEmpty())
+    resource = v8::Object::New(isolate_);
   context_.Reset(isolate_, context);
   resource_.Reset(isolate_, resource);
   frame_.Reset(isolate_, CurrentFrame(context));
@@ -36,8 +38,8 @@ AsyncResource::AsyncResource(v8::Local<v8::Context> context,
   if (state->HasHooks(kHookInit)) {
     v8::Local<v8::Function> emit = state->emit_init.Get(isolate_);
     v8::Local<v8::String> type_string;
-    if (!emit.IsEmpty() &&
-        v8::String::NewFromUtf8(isolate_, type_.c_str()).ToLocal(&type_string)) {
+    if (!emit.IsEmpty() && v8::String::NewFromUtf8(isolate_, type_.c_str())
+                               .ToLocal(&type_string)) {
       v8::Local<v8::Value> argv[] = {
           v8::Number::New(isolate_, async_id_), type_string,
           v8::Number::New(isolate_, trigger_async_id_), resource};
@@ -51,11 +53,13 @@ AsyncResource::~AsyncResource() {
 }
 
 void AsyncResource::EmitDestroy() {
-  if (destroyed_) return;
+  if (destroyed_)
+    return;
   destroyed_ = true;
   // The runtime may be gone (the host tore it down first); then no hook can
   // observe the destroy anyway.
-  if (Runtime::From(isolate_) != runtime_) return;
+  if (Runtime::From(isolate_) != runtime_)
+    return;
   auto* runtime = static_cast<RuntimeImpl*>(runtime_);
   v8::HandleScope handle_scope(isolate_);
   ContextState* state = runtime->StateFor(context_.Get(isolate_));

@@ -19,7 +19,8 @@ void CallHook(v8::Isolate* isolate,
               const v8::Global<v8::Function>& hook,
               double async_id) {
   v8::Local<v8::Function> fn = hook.Get(isolate);
-  if (fn.IsEmpty()) return;
+  if (fn.IsEmpty())
+    return;
   v8::Local<v8::Value> argv[] = {v8::Number::New(isolate, async_id)};
   // Hook exceptions are reported by the JavaScript layer itself.
   (void)fn->Call(context, v8::Undefined(isolate), 1, argv).IsEmpty();
@@ -29,7 +30,8 @@ void CallHook(v8::Isolate* isolate,
 
 CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
     : resource_(resource), run_checkpoint_(checkpoint == Checkpoint::kRun) {
-  if (resource == nullptr) FatalUsage("CallbackScope", "the resource is null");
+  if (resource == nullptr)
+    FatalUsage("CallbackScope", "the resource is null");
   v8::Isolate* isolate = resource->isolate_;
   if (Runtime::From(isolate) != resource->runtime_) {
     FatalUsage("CallbackScope",
@@ -37,8 +39,9 @@ CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
                "AsyncResources before their Runtime)");
   }
   if (v8::Isolate::GetCurrent() != isolate) {
-    FatalUsage("CallbackScope",
-               "the resource's isolate is not entered (use v8::Isolate::Scope)");
+    FatalUsage(
+        "CallbackScope",
+        "the resource's isolate is not entered (use v8::Isolate::Scope)");
   }
   runtime_ = static_cast<RuntimeImpl*>(resource->runtime_);
   v8::HandleScope handle_scope(isolate);
@@ -51,7 +54,8 @@ CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
   depth_before_ = stack.depth();
   // The usual outermost scope starts at the root frame: no handle needed.
   v8::Local<v8::Value> previous = CurrentFrame(context);
-  if (!previous->IsUndefined()) saved_frame_.Reset(isolate, previous);
+  if (!previous->IsUndefined())
+    saved_frame_.Reset(isolate, previous);
   if (!stack.Push(resource->async_id_, resource->trigger_async_id_)) {
     FatalUsage("CallbackScope", "the async context stack is full");
   }
@@ -135,7 +139,8 @@ v8::MaybeLocal<v8::Value> MakeCallback(AsyncResource* resource,
     }
   }
   v8::Local<v8::Value> value;
-  if (!result.ToLocal(&value)) return {};
+  if (!result.ToLocal(&value))
+    return {};
   return handle_scope.Escape(value);
 }
 

@@ -21,9 +21,10 @@ ContextKey::ContextKey(v8::Local<v8::Context> context, const char* name)
   v8::Local<v8::String> name_string;
   if (name != nullptr &&
       v8::String::NewFromUtf8(isolate_, name).ToLocal(&name_string)) {
-    (void)key->Set(context,
-                   v8::String::NewFromUtf8Literal(isolate_, "name"),
-                   name_string).IsNothing();
+    (void)key
+        ->Set(context, v8::String::NewFromUtf8Literal(isolate_, "name"),
+              name_string)
+        .IsNothing();
   }
   key_.Reset(isolate_, key);
 }
@@ -34,23 +35,26 @@ std::unique_ptr<ContextKey> ContextKey::FromJavaScript(
   v8::Isolate* isolate = compat::IsolateOf(context);
   RuntimeImpl* runtime = RuntimeForOrDie(isolate, "ContextKey::FromJavaScript");
   runtime->StateForOrDie(context, "ContextKey::FromJavaScript");
-  if (!store->IsObject()) return nullptr;
+  if (!store->IsObject())
+    return nullptr;
   v8::HandleScope handle_scope(isolate);
   v8::Context::Scope context_scope(context);
   v8::Local<v8::Object> object = store.As<v8::Object>();
   auto is_instance_of = [&](const char* path0, const char* path1) {
     v8::Local<v8::Value> value = context->Global();
     for (const char* part : {path0, path1}) {
-      if (part == nullptr) break;
+      if (part == nullptr)
+        break;
       if (!value->IsObject() ||
           !value.As<v8::Object>()
-               ->Get(context, v8::String::NewFromUtf8(isolate, part)
-                                  .ToLocalChecked())
+               ->Get(context,
+                     v8::String::NewFromUtf8(isolate, part).ToLocalChecked())
                .ToLocal(&value)) {
         return false;
       }
     }
-    if (!value->IsFunction()) return false;
+    if (!value->IsFunction())
+      return false;
     return object->InstanceOf(context, value.As<v8::Object>()).FromMaybe(false);
   };
   const char* method = nullptr;
@@ -63,8 +67,8 @@ std::unique_ptr<ContextKey> ContextKey::FromJavaScript(
   }
   v8::Local<v8::Value> getter;
   if (!object
-           ->Get(context, v8::String::NewFromUtf8(isolate, method)
-                              .ToLocalChecked())
+           ->Get(context,
+                 v8::String::NewFromUtf8(isolate, method).ToLocalChecked())
            .ToLocal(&getter) ||
       !getter->IsFunction()) {
     return nullptr;

@@ -12,7 +12,8 @@ namespace asyncctx {
 
 void ThrowError(v8::Isolate* isolate, const char* message) {
   v8::Local<v8::String> text;
-  if (!v8::String::NewFromUtf8(isolate, message).ToLocal(&text)) return;
+  if (!v8::String::NewFromUtf8(isolate, message).ToLocal(&text))
+    return;
   isolate->ThrowException(v8::Exception::Error(text));
 }
 
@@ -66,8 +67,7 @@ void ThrowInvalidArgType(v8::Local<v8::Context> context,
                          v8::Local<v8::Value> actual) {
   v8::Isolate* isolate = compat::IsolateOf(context);
   RuntimeImpl* runtime = RuntimeForOrDie(isolate, "ThrowInvalidArgType");
-  ContextState* state =
-      runtime->StateForOrDie(context, "ThrowInvalidArgType");
+  ContextState* state = runtime->StateForOrDie(context, "ThrowInvalidArgType");
   v8::HandleScope handle_scope(isolate);
   v8::Local<v8::Function> make = state->invalid_arg_type.Get(isolate);
   v8::Local<v8::String> name_string;

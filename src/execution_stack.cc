@@ -21,10 +21,10 @@ ExecutionStack::ExecutionStack() {
     std::abort();
   }
   fields_ = static_cast<double*>(memory_);
-  depth_ = reinterpret_cast<uint32_t*>(static_cast<char*>(memory_) +
-                                      kDepthOffset);
-  entries_ = reinterpret_cast<double*>(static_cast<char*>(memory_) +
-                                       kFieldsBytes);
+  depth_ =
+      reinterpret_cast<uint32_t*>(static_cast<char*>(memory_) + kDepthOffset);
+  entries_ =
+      reinterpret_cast<double*>(static_cast<char*>(memory_) + kFieldsBytes);
   fields_[kExecutionAsyncId] = kTopLevelExecutionAsyncId;
   fields_[kTriggerAsyncId] = kTopLevelTriggerAsyncId;
   fields_[kAsyncIdCounter] = kTopLevelExecutionAsyncId;
@@ -34,7 +34,8 @@ ExecutionStack::ExecutionStack() {
 }
 
 ExecutionStack::~ExecutionStack() {
-  if (owns_memory_) FreeMemory(memory_, kMemoryBytes, nullptr);
+  if (owns_memory_)
+    FreeMemory(memory_, kMemoryBytes, nullptr);
 }
 
 void ExecutionStack::FreeMemory(void* memory, size_t length, void*) {

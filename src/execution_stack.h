@@ -53,7 +53,8 @@ class ExecutionStack {
   // Returns false (and changes nothing) when the stack is full.
   bool Push(double async_id, double trigger_async_id) {
     size_t depth = this->depth();
-    if (depth >= kCapacity) return false;
+    if (depth >= kCapacity)
+      return false;
     entries_[2 * depth] = fields_[kExecutionAsyncId];
     entries_[2 * depth + 1] = fields_[kTriggerAsyncId];
     *depth_ = static_cast<uint32_t>(depth + 1);
@@ -67,7 +68,8 @@ class ExecutionStack {
   // that names both ids. Returns false if the stack was empty.
   bool Pop(double async_id) {
     size_t depth = this->depth();
-    if (depth == 0) return false;
+    if (depth == 0)
+      return false;
     if (fields_[kExecutionAsyncId] != async_id) {
       FatalCorruption(fields_[kExecutionAsyncId], async_id);
     }
@@ -78,7 +80,8 @@ class ExecutionStack {
   // Pops everything above `depth` without checks (after an exception or
   // TerminateExecution skipped the matching pops).
   void UnwindTo(size_t depth) {
-    if (depth < this->depth()) RestoreTo(depth);
+    if (depth < this->depth())
+      RestoreTo(depth);
   }
 
   size_t depth() const { return *depth_; }

@@ -17,12 +17,14 @@ bool FrameLookup(v8::Local<v8::Context> context,
                  v8::Local<v8::Value> frame,
                  v8::Local<v8::Value> key,
                  v8::Local<v8::Value>* value) {
-  if (!frame->IsArray()) return false;
+  if (!frame->IsArray())
+    return false;
   v8::Local<v8::Array> entries = frame.As<v8::Array>();
   uint32_t length = entries->Length();
   for (uint32_t i = 0; i + 1 < length; i += 2) {
     v8::Local<v8::Value> entry_key;
-    if (!entries->Get(context, i).ToLocal(&entry_key)) return false;
+    if (!entries->Get(context, i).ToLocal(&entry_key))
+      return false;
     if (entry_key->StrictEquals(key)) {
       return entries->Get(context, i + 1).ToLocal(value);
     }
@@ -37,7 +39,8 @@ v8::MaybeLocal<v8::Value> FrameWith(ContextState* state,
                                     v8::Local<v8::Value> value) {
   v8::Isolate* isolate = compat::IsolateOf(context);
   v8::Local<v8::Function> frame_with = state->frame_with.Get(isolate);
-  if (frame_with.IsEmpty()) return {};
+  if (frame_with.IsEmpty())
+    return {};
   v8::Local<v8::Value> argv[] = {frame, key, value};
   return frame_with->Call(context, v8::Undefined(isolate), 3, argv);
 }

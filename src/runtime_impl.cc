@@ -67,7 +67,8 @@ void SwapFrame(const v8::FunctionCallbackInfo<v8::Value>& info) {
 }
 
 void EnqueueMicrotask(const v8::FunctionCallbackInfo<v8::Value>& info) {
-  if (!info[0]->IsFunction()) return;
+  if (!info[0]->IsFunction())
+    return;
   info.GetIsolate()->EnqueueMicrotask(info[0].As<v8::Function>());
 }
 
@@ -90,7 +91,8 @@ void EnqueueOrGetFrame(const v8::FunctionCallbackInfo<v8::Value>& info) {
 
 void UpdatePromiseHooks(const v8::FunctionCallbackInfo<v8::Value>& info) {
   ContextState* state = StateFromHolder(info);
-  if (state == nullptr) return;
+  if (state == nullptr)
+    return;
   v8::Local<v8::Context> context = info.GetIsolate()->GetCurrentContext();
   auto fn = [&](int i) {
     return info[i]->IsFunction() ? info[i].As<v8::Function>()
@@ -108,32 +110,38 @@ void FatalStackCorruption(const v8::FunctionCallbackInfo<v8::Value>& info) {
 
 void ReportHookErrorBinding(const v8::FunctionCallbackInfo<v8::Value>& info) {
   ContextState* state = StateFromHolder(info);
-  if (state == nullptr) return;
+  if (state == nullptr)
+    return;
   std::string name = ToStdString(info.GetIsolate(), info[0]);
   state->runtime->ReportHookError(name.c_str(), info[1]);
 }
 
 void ReportUncaughtBinding(const v8::FunctionCallbackInfo<v8::Value>& info) {
   ContextState* state = StateFromHolder(info);
-  if (state == nullptr) return;
+  if (state == nullptr)
+    return;
   v8::Isolate* isolate = info.GetIsolate();
-  state->runtime->ReportUncaught(isolate->GetCurrentContext(), info[0],
-                                 v8::Exception::CreateMessage(isolate, info[0]));
+  state->runtime->ReportUncaught(
+      isolate->GetCurrentContext(), info[0],
+      v8::Exception::CreateMessage(isolate, info[0]));
 }
 
 // hostResourceAt(index): the JavaScript object of the host resource whose
 // CallbackScope pushed stack entry `index`, or undefined.
 void HostResourceAt(const v8::FunctionCallbackInfo<v8::Value>& info) {
   ContextState* state = StateFromHolder(info);
-  if (state == nullptr || !info[0]->IsUint32()) return;
+  if (state == nullptr || !info[0]->IsUint32())
+    return;
   AsyncResource* resource =
       state->runtime->HostResourceAt(info[0].As<v8::Uint32>()->Value());
-  if (resource != nullptr) info.GetReturnValue().Set(resource->resource());
+  if (resource != nullptr)
+    info.GetReturnValue().Set(resource->resource());
 }
 
 void QueueDestroyBinding(const v8::FunctionCallbackInfo<v8::Value>& info) {
   ContextState* state = StateFromHolder(info);
-  if (state == nullptr || !info[0]->IsNumber()) return;
+  if (state == nullptr || !info[0]->IsNumber())
+    return;
   state->runtime->QueueDestroy(state, info[0].As<v8::Number>()->Value());
 }
 
@@ -178,10 +186,9 @@ bool GetFunction(v8::Local<v8::Context> context,
 }
 
 void DefaultHookErrorHandler(v8::Isolate*, const HookError& error) {
-  std::fprintf(stderr, "Error thrown in async hook '%s': %s\n",
-               error.hook_name.c_str(),
-               error.stack.empty() ? error.message.c_str()
-                                   : error.stack.c_str());
+  std::fprintf(
+      stderr, "Error thrown in async hook '%s': %s\n", error.hook_name.c_str(),
+      error.stack.empty() ? error.message.c_str() : error.stack.c_str());
   std::fflush(stderr);
   std::exit(1);
 }
@@ -236,10 +243,8 @@ Runtime* Runtime::From(v8::Isolate* isolate) {
 
 Runtime::~Runtime() = default;
 
-
 RuntimeImpl* RuntimeForOrDie(v8::Isolate* isolate, const char* api) {
-  auto* runtime =
-      static_cast<RuntimeImpl*>(isolate->GetData(kIsolateDataSlot));
+  auto* runtime = static_cast<RuntimeImpl*>(isolate->GetData(kIsolateDataSlot));
   if (runtime == nullptr) {
     FatalUsage(api,
                "this isolate has no asyncctx::Runtime (create one with "
@@ -252,8 +257,10 @@ RuntimeImpl::RuntimeImpl(v8::Isolate* isolate, RuntimeOptions options)
     : Runtime(isolate),
       options_(std::move(options)),
       alive_(std::make_shared<RuntimeImpl*>(this)) {
-  if (compat::kV8PropagatesThenables) options_.thenable_repair = false;
-  if (!options_.on_hook_error) options_.on_hook_error = DefaultHookErrorHandler;
+  if (compat::kV8PropagatesThenables)
+    options_.thenable_repair = false;
+  if (!options_.on_hook_error)
+    options_.on_hook_error = DefaultHookErrorHandler;
   if (!options_.on_uncaught_exception) {
     options_.on_uncaught_exception = DefaultUncaughtHandler;
   }
@@ -277,7 +284,8 @@ RuntimeImpl::RuntimeImpl(v8::Isolate* isolate, RuntimeOptions options)
 
 void RuntimeImpl::OnMicrotasksCompleted(v8::Isolate* isolate, void* data) {
   auto* runtime = static_cast<RuntimeImpl*>(data);
-  if (isolate->IsExecutionTerminating()) runtime->checkpoint_terminated_ = true;
+  if (isolate->IsExecutionTerminating())
+    runtime->checkpoint_terminated_ = true;
   for (auto& state : runtime->states_) {
     state->hook_fields[kHookCheckpointGeneration]++;
   }
@@ -313,18 +321,22 @@ RuntimeImpl::~RuntimeImpl() {
 }
 
 ContextState* RuntimeImpl::StateFor(v8::Local<v8::Context> context) const {
-  if (context.IsEmpty()) return nullptr;
+  if (context.IsEmpty())
+    return nullptr;
   int index = options_.context_embedder_index + 1;
-  if (context->GetNumberOfEmbedderDataFields() <= static_cast<uint32_t>(index)) {
+  if (context->GetNumberOfEmbedderDataFields() <=
+      static_cast<uint32_t>(index)) {
     return nullptr;
   }
-  auto* state = static_cast<ContextState*>(compat::GetEmbedderPointer(context, index));
+  auto* state =
+      static_cast<ContextState*>(compat::GetEmbedderPointer(context, index));
   return state != nullptr && state->runtime == this ? state : nullptr;
 }
 
 ContextState* RuntimeImpl::StateForOrDie(v8::Local<v8::Context> context,
                                          const char* api) const {
-  if (context.IsEmpty()) FatalUsage(api, "the context is empty");
+  if (context.IsEmpty())
+    FatalUsage(api, "the context is empty");
   ContextState* state = StateFor(context);
   if (state == nullptr) {
     FatalUsage(api,
@@ -359,7 +371,8 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   state->hook_store = v8::ArrayBuffer::NewBackingStore(
       isolate, kHookFieldCount * sizeof(double));
   state->hook_fields = static_cast<double*>(state->hook_store->Data());
-  for (int i = 0; i < kHookFieldCount; i++) state->hook_fields[i] = 0;
+  for (int i = 0; i < kHookFieldCount; i++)
+    state->hook_fields[i] = 0;
   state->hook_fields[kHookThenableRepair] = options_.thenable_repair ? 1 : 0;
 
   v8::Local<v8::ObjectTemplate> holder_template =
@@ -392,14 +405,14 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
           .IsNothing() ||
       binding
           ->Set(context, Str(isolate, "depth"),
-                v8::Uint32Array::New(stack_buffer,
-                                     ExecutionStack::kDepthOffset, 1))
+                v8::Uint32Array::New(stack_buffer, ExecutionStack::kDepthOffset,
+                                     1))
           .IsNothing() ||
       binding
-          ->Set(context, Str(isolate, "stack"),
-                v8::Float64Array::New(stack_buffer,
-                                      ExecutionStack::kFieldsBytes,
-                                      2 * ExecutionStack::kCapacity))
+          ->Set(
+              context, Str(isolate, "stack"),
+              v8::Float64Array::New(stack_buffer, ExecutionStack::kFieldsBytes,
+                                    2 * ExecutionStack::kCapacity))
           .IsNothing() ||
       binding
           ->Set(context, Str(isolate, "hookFields"),
@@ -410,9 +423,9 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
 
   // Compile the JavaScript layer and call it with the binding.
   v8::Local<v8::String> source;
-  if (!v8::String::NewFromUtf8(isolate, internal::kAsyncctxSource,
-                               v8::NewStringType::kNormal,
-                               static_cast<int>(internal::kAsyncctxSourceLength))
+  if (!v8::String::NewFromUtf8(
+           isolate, internal::kAsyncctxSource, v8::NewStringType::kNormal,
+           static_cast<int>(internal::kAsyncctxSourceLength))
            .ToLocal(&source)) {
     return v8::Nothing<bool>();
   }
@@ -475,7 +488,8 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
       {&install_options.async_hooks, "asyncHooks"},
   };
   for (const auto& [name, export_name] : globals) {
-    if (name->empty()) continue;
+    if (name->empty())
+      continue;
     v8::Local<v8::Value> value;
     v8::Local<v8::String> key;
     if (!exports->Get(context, Str(isolate, export_name)).ToLocal(&value) ||
@@ -484,7 +498,8 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
                                  static_cast<int>(name->size()))
              .ToLocal(&key) ||
         global
-            ->DefineOwnProperty(context, key, value, v8::PropertyAttribute::DontEnum)
+            ->DefineOwnProperty(context, key, value,
+                                v8::PropertyAttribute::DontEnum)
             .IsNothing()) {
       return v8::Nothing<bool>();
     }
@@ -533,27 +548,32 @@ void RuntimeImpl::ActivateThenableRepair(ContextState* state,
                                          v8::Local<v8::Context> context) {
   state->hook_fields[kHookRepairActive] = 1;
   v8::Local<v8::Function> refresh = state->refresh_promise_hooks.Get(isolate());
-  if (refresh.IsEmpty()) return;
+  if (refresh.IsEmpty())
+    return;
   v8::TryCatch try_catch(isolate());
   (void)refresh->Call(context, v8::Undefined(isolate()), 0, nullptr).IsEmpty();
 }
 
 void RuntimeImpl::SetThenableRepair(bool enabled) {
-  if (compat::kV8PropagatesThenables) enabled = false;
+  if (compat::kV8PropagatesThenables)
+    enabled = false;
   options_.thenable_repair = enabled;
   v8::HandleScope handle_scope(isolate());
   for (auto& state : states_) {
     state->hook_fields[kHookThenableRepair] = enabled ? 1 : 0;
     if (!enabled && state->hook_fields[kHookRepairActive] != 0) {
       state->hook_fields[kHookRepairActive] = 0;
-      if (state->context.IsEmpty()) continue;
+      if (state->context.IsEmpty())
+        continue;
       v8::Local<v8::Context> context = state->context.Get(isolate());
       v8::Local<v8::Function> refresh =
           state->refresh_promise_hooks.Get(isolate());
-      if (refresh.IsEmpty()) continue;
+      if (refresh.IsEmpty())
+        continue;
       v8::Context::Scope context_scope(context);
       v8::TryCatch try_catch(isolate());
-      (void)refresh->Call(context, v8::Undefined(isolate()), 0, nullptr).IsEmpty();
+      (void)refresh->Call(context, v8::Undefined(isolate()), 0, nullptr)
+          .IsEmpty();
     }
   }
 }
@@ -563,8 +583,10 @@ void RuntimeImpl::SetResource(ContextState* state,
                               size_t index,
                               v8::Local<v8::Value> resource) {
   v8::Local<v8::Array> resources = state->resources.Get(isolate());
-  if (resources.IsEmpty()) return;
-  (void)resources->Set(context, static_cast<uint32_t>(index), resource).IsNothing();
+  if (resources.IsEmpty())
+    return;
+  (void)resources->Set(context, static_cast<uint32_t>(index), resource)
+      .IsNothing();
 }
 
 size_t RuntimeImpl::TrackedResourceCount() const {
@@ -581,7 +603,8 @@ void RuntimeImpl::QueueDestroy(ContextState* state, double async_id) {
 }
 
 void RuntimeImpl::PostDestroyTask() {
-  if (destroy_task_posted_) return;
+  if (destroy_task_posted_)
+    return;
   std::weak_ptr<RuntimeImpl*> weak = alive_;
   auto task = [weak]() {
     if (auto alive = weak.lock()) {
@@ -615,19 +638,24 @@ void RuntimeImpl::EmitPendingDestroys() {
   // first.
   for (size_t i = 0; i < states_.size(); i++) {
     ContextState* state = states_[i].get();
-    if (state->pending_destroys.empty()) continue;
+    if (state->pending_destroys.empty())
+      continue;
     std::vector<double> ids;
     ids.swap(state->pending_destroys);
-    if (state->context.IsEmpty()) continue;
+    if (state->context.IsEmpty())
+      continue;
     v8::Local<v8::Context> context = state->context.Get(isolate);
     v8::Context::Scope context_scope(context);
     v8::Local<v8::Function> emit = state->emit_destroy_batch.Get(isolate);
-    if (emit.IsEmpty()) continue;
+    if (emit.IsEmpty())
+      continue;
     v8::Local<v8::Array> array =
         v8::Array::New(isolate, static_cast<int>(ids.size()));
     for (size_t j = 0; j < ids.size(); j++) {
-      (void)array->Set(context, static_cast<uint32_t>(j),
-                       v8::Number::New(isolate, ids[j])).IsNothing();
+      (void)array
+          ->Set(context, static_cast<uint32_t>(j),
+                v8::Number::New(isolate, ids[j]))
+          .IsNothing();
     }
     v8::Local<v8::Value> argv[] = {array};
     v8::TryCatch try_catch(isolate);
@@ -635,7 +663,8 @@ void RuntimeImpl::EmitPendingDestroys() {
   }
 }
 
-void RuntimeImpl::ReportHookError(const char* hook, v8::Local<v8::Value> error) {
+void RuntimeImpl::ReportHookError(const char* hook,
+                                  v8::Local<v8::Value> error) {
   v8::Isolate* isolate = this->isolate();
   HookError hook_error;
   hook_error.hook_name = hook;
@@ -662,20 +691,21 @@ void RuntimeImpl::ReportUncaught(v8::Local<v8::Context> context,
 void RuntimeImpl::OnMessage(v8::Local<v8::Message> message,
                             v8::Local<v8::Value> error) {
   v8::Isolate* isolate = v8::Isolate::GetCurrent();
-  auto* runtime =
-      static_cast<RuntimeImpl*>(isolate->GetData(kIsolateDataSlot));
-  if (runtime == nullptr) return;
+  auto* runtime = static_cast<RuntimeImpl*>(isolate->GetData(kIsolateDataSlot));
+  if (runtime == nullptr)
+    return;
   v8::Local<v8::Context> context = isolate->GetCurrentContext();
-  if (context.IsEmpty()) return;
+  if (context.IsEmpty())
+    return;
   runtime->ReportUncaught(context, error, message);
 }
 
 void RuntimeImpl::OnPromiseReject(v8::PromiseRejectMessage message) {
   v8::Local<v8::Promise> promise = message.GetPromise();
   v8::Isolate* isolate = v8::Isolate::GetCurrent();
-  auto* runtime =
-      static_cast<RuntimeImpl*>(isolate->GetData(kIsolateDataSlot));
-  if (runtime == nullptr) return;
+  auto* runtime = static_cast<RuntimeImpl*>(isolate->GetData(kIsolateDataSlot));
+  if (runtime == nullptr)
+    return;
   switch (message.GetEvent()) {
     case v8::kPromiseRejectWithNoHandler: {
       v8::Local<v8::Context> context = isolate->GetCurrentContext();
@@ -704,7 +734,8 @@ void RuntimeImpl::OnPromiseReject(v8::PromiseRejectMessage message) {
 }
 
 void RuntimeImpl::ProcessUnhandledRejections() {
-  if (pending_rejections_.empty() || !options_.on_unhandled_rejection) return;
+  if (pending_rejections_.empty() || !options_.on_unhandled_rejection)
+    return;
   v8::Isolate* isolate = this->isolate();
   std::vector<std::unique_ptr<PendingRejection>> list;
   list.swap(pending_rejections_);
@@ -712,7 +743,8 @@ void RuntimeImpl::ProcessUnhandledRejections() {
     v8::HandleScope handle_scope(isolate);
     v8::Local<v8::Context> context = pending->context.Get(isolate);
     v8::Context::Scope context_scope(context);
-    v8::Local<v8::Value> previous = compat::GetContinuationData(isolate, context);
+    v8::Local<v8::Value> previous =
+        compat::GetContinuationData(isolate, context);
     compat::SetContinuationData(isolate, context, pending->frame.Get(isolate));
     options_.on_unhandled_rejection(context, pending->promise.Get(isolate),
                                     pending->reason.Get(isolate));
@@ -721,7 +753,8 @@ void RuntimeImpl::ProcessUnhandledRejections() {
 }
 
 void RuntimeImpl::RecoverFromTermination() {
-  if (stack_.depth() == 0 && !checkpoint_terminated_) return;
+  if (stack_.depth() == 0 && !checkpoint_terminated_)
+    return;
   // Outside of every CallbackScope no JavaScript scope can be open, so what
   // is left was abandoned by TerminateExecution (finally blocks and `after`
   // hooks do not run then).
@@ -732,10 +765,12 @@ void RuntimeImpl::RecoverFromTermination() {
   v8::HandleScope handle_scope(isolate);
   for (size_t i = 0; i < states_.size(); i++) {
     ContextState* state = states_[i].get();
-    if (state->context.IsEmpty()) continue;
+    if (state->context.IsEmpty())
+      continue;
     v8::Local<v8::Context> context = state->context.Get(isolate);
     v8::Local<v8::Function> reset = state->reset_after_termination.Get(isolate);
-    if (reset.IsEmpty()) continue;
+    if (reset.IsEmpty())
+      continue;
     v8::Context::Scope context_scope(context);
     v8::TryCatch try_catch(isolate);
     (void)reset->Call(context, v8::Undefined(isolate), 0, nullptr).IsEmpty();
@@ -744,8 +779,10 @@ void RuntimeImpl::RecoverFromTermination() {
 
 void RuntimeImpl::RunMicrotasks(v8::Local<v8::Context> context) {
   v8::Isolate* isolate = this->isolate();
-  if (isolate->IsExecutionTerminating()) return;
-  if (callback_scope_depth == 0) RecoverFromTermination();
+  if (isolate->IsExecutionTerminating())
+    return;
+  if (callback_scope_depth == 0)
+    RecoverFromTermination();
   // Jobs captured at the root frame run in whatever frame is current (V8
   // 10.2 only enters non-root captured frames), so the checkpoint starts at
   // the root: an enterWith in the script that ran before must not leak.

@@ -42,7 +42,8 @@ inline v8::Local<v8::Value> GetContinuationData(v8::Isolate* isolate,
                                                 v8::Local<v8::Context>) {
 #if V8_MAJOR_VERSION >= 14
   v8::Local<v8::Data> data = isolate->GetContinuationPreservedEmbedderDataV2();
-  if (data.IsEmpty()) return v8::Undefined(isolate);
+  if (data.IsEmpty())
+    return v8::Undefined(isolate);
   return data.As<v8::Value>();
 #else
   return isolate->GetContinuationPreservedEmbedderData();
@@ -58,7 +59,7 @@ inline void SetContinuationData(v8::Isolate* isolate,
   isolate->SetContinuationPreservedEmbedderData(value);
 #endif
 }
-#else   // V8 10.x / 11.x: per-context data.
+#else  // V8 10.x / 11.x: per-context data.
 inline v8::Local<v8::Value> GetContinuationData(
     v8::Isolate*,
     v8::Local<v8::Context> context) {

@@ -223,16 +223,6 @@
     return frame;
   }
 
-  // Returns the index of `key`'s value in `frame`, or -1.
-  function frameLookup(frame, key) {
-    if (frame === undefined) return -1;
-    const n = frame.length;
-    for (let i = 0; i < n; i += 2) {
-      if (frame[i] === key) return i + 1;
-    }
-    return -1;
-  }
-
   // ---------------------------------------------------------------------------
   // Execution stack (the storage is native memory shared with C++).
 
@@ -1110,7 +1100,6 @@
     emitDestroyBatch,
     refreshPromiseHooks,
     frameWith,
-    frameLookup,
     invalidArgType,
     resetAfterTermination,
     // For the C++ error helpers (include/asyncctx/errors.h).

@@ -395,7 +395,8 @@ Fuzzer* g_fuzzer = nullptr;
 // setTimer(fn): a host timer (C++ AsyncResource), run after the input.
 void SetTimer(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
-  if (!info[0]->IsFunction() || g_fuzzer->timers.size() >= 64) return;
+  if (!info[0]->IsFunction() || g_fuzzer->timers.size() >= 64)
+    return;
   g_fuzzer->resources.push_back(std::make_unique<asyncctx::AsyncResource>(
       isolate->GetCurrentContext(), "FuzzTimer"));
   g_fuzzer->timers.emplace_back(isolate, info[0].As<v8::Function>());
@@ -414,7 +415,8 @@ void KeyScope(const v8::FunctionCallbackInfo<v8::Value>& info) {
     }
     if (info[1]->IsFunction()) {
       v8::Local<v8::Value> result;
-      if (info[1].As<v8::Function>()
+      if (info[1]
+              .As<v8::Function>()
               ->Call(context, v8::Undefined(isolate), 0, nullptr)
               .ToLocal(&result)) {
         info.GetReturnValue().Set(result);
@@ -422,14 +424,16 @@ void KeyScope(const v8::FunctionCallbackInfo<v8::Value>& info) {
     }
   }
   // Only the callback could have changed the frame; the scope restored it.
-  if (key.Has(context)) Broken("ContextKey::Scope did not restore the frame");
+  if (key.Has(context))
+    Broken("ContextKey::Scope did not restore the frame");
 }
 
 // Disposes everything at exit, so that LeakSanitizer's exit check sees V8's
 // memory freed rather than held by an isolate it cannot scan.
 void TearDown() {
   Fuzzer* f = g_fuzzer;
-  if (f == nullptr) return;
+  if (f == nullptr)
+    return;
   {
     v8::HandleScope handle_scope(f->isolate);
     f->timers.clear();
@@ -478,17 +482,17 @@ void Initialize() {
     g_fuzzer->hook_errors++;
     isolate->TerminateExecution();
   };
-  options.on_uncaught_exception = [](v8::Local<v8::Context>,
-                                     v8::Local<v8::Value>,
-                                     v8::Local<v8::Message>) {
-    g_fuzzer->uncaught++;
-  };
+  options.on_uncaught_exception =
+      [](v8::Local<v8::Context>, v8::Local<v8::Value>, v8::Local<v8::Message>) {
+        g_fuzzer->uncaught++;
+      };
   options.on_unhandled_rejection = [](v8::Local<v8::Context>,
                                       v8::Local<v8::Promise>,
                                       v8::Local<v8::Value>) {};
   f->runtime = asyncctx::Runtime::Create(f->isolate, options);
   v8::Local<v8::Context> context = v8::Context::New(f->isolate);
-  if (f->runtime->Install(context).IsNothing()) Broken("Install failed");
+  if (f->runtime->Install(context).IsNothing())
+    Broken("Install failed");
   v8::Context::Scope context_scope(context);
   v8::Local<v8::Object> host = v8::Object::New(f->isolate);
   host->Set(context, v8::String::NewFromUtf8Literal(f->isolate, "setTimer"),
@@ -509,11 +513,12 @@ void Initialize() {
   host->Set(context, v8::String::NewFromUtf8Literal(f->isolate, "keyScope"),
             v8::Function::New(context, KeyScope).ToLocalChecked())
       .Check();
-  v8::Local<v8::Value> factory = v8::Script::Compile(
-      context, v8::String::NewFromUtf8Literal(f->isolate, kInterpreter))
-      .ToLocalChecked()
-      ->Run(context)
-      .ToLocalChecked();
+  v8::Local<v8::Value> factory =
+      v8::Script::Compile(
+          context, v8::String::NewFromUtf8Literal(f->isolate, kInterpreter))
+          .ToLocalChecked()
+          ->Run(context)
+          .ToLocalChecked();
   v8::Local<v8::Value> argv[] = {host};
   v8::Local<v8::Value> run =
       factory.As<v8::Function>()
@@ -525,8 +530,8 @@ void Initialize() {
 
 void CheckAtRest(v8::Local<v8::Context> context, const char* when) {
   asyncctx::Runtime* runtime = g_fuzzer->runtime.get();
-  if (runtime->ExecutionStackDepth() != 0 ||
-      runtime->ExecutionAsyncId() != 1 || runtime->TriggerAsyncId() != 0) {
+  if (runtime->ExecutionStackDepth() != 0 || runtime->ExecutionAsyncId() != 1 ||
+      runtime->TriggerAsyncId() != 0) {
     Broken(std::string("execution stack not at rest ") + when + ": depth " +
            std::to_string(runtime->ExecutionStackDepth()) + ", ids " +
            std::to_string(runtime->ExecutionAsyncId()) + "/" +
@@ -553,10 +558,10 @@ void RunOneInput(const uint8_t* data, size_t size) {
   // callback of a host resource.
   uint8_t mode = size > 0 ? data[0] : 0;
   v8::Local<v8::ArrayBuffer> buffer = v8::ArrayBuffer::New(isolate, size);
-  if (size > 0) std::memcpy(buffer->GetBackingStore()->Data(), data, size);
-  v8::Local<v8::Value> argv[] = {
-      v8::Uint8Array::New(buffer, 0, size),
-      v8::Number::New(isolate, 400)};
+  if (size > 0)
+    std::memcpy(buffer->GetBackingStore()->Data(), data, size);
+  v8::Local<v8::Value> argv[] = {v8::Uint8Array::New(buffer, 0, size),
+                                 v8::Number::New(isolate, 400)};
   v8::Local<v8::Function> run = f->run.Get(isolate);
   v8::Local<v8::Value> made;
   {
@@ -602,12 +607,14 @@ void RunOneInput(const uint8_t* data, size_t size) {
     v8::Local<v8::Array> list = made.As<v8::Array>();
     for (uint32_t i = 0; i < list->Length(); i++) {
       v8::Local<v8::Value> item;
-      if (!list->Get(context, i).ToLocal(&item)) continue;
+      if (!list->Get(context, i).ToLocal(&item))
+        continue;
       std::unique_ptr<asyncctx::ContextKey> key =
           asyncctx::ContextKey::FromJavaScript(context, item);
       if (key != nullptr && key->Has(context)) {
-        Broken("a store or variable has a value in the root frame after "
-               "the input");
+        Broken(
+            "a store or variable has a value in the root frame after "
+            "the input");
       }
     }
   }
@@ -627,7 +634,8 @@ void RunOneInput(const uint8_t* data, size_t size) {
              (try_catch.HasTerminated() ? " (terminated)" : ""));
     }
   }
-  if (++f->inputs % 500 == 0) isolate->LowMemoryNotification();
+  if (++f->inputs % 500 == 0)
+    isolate->LowMemoryNotification();
 }
 
 }  // namespace
@@ -656,9 +664,11 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
     size_t name_length = std::strchr(flag, '=') - flag + 1;
     bool given = false;
     for (int i = 1; i < *argc; i++) {
-      if (std::strncmp((*argv)[i], flag, name_length) == 0) given = true;
+      if (std::strncmp((*argv)[i], flag, name_length) == 0)
+        given = true;
     }
-    if (!given) args.insert(args.begin() + 1, flag);
+    if (!given)
+      args.insert(args.begin() + 1, flag);
   }
   *argc = static_cast<int>(args.size());
   args.push_back(nullptr);

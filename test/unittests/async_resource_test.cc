@@ -30,10 +30,12 @@ TEST_F(HostResourceTest, IdsTriggerAndResourceInsideTheCallback) {
   AsyncResource resource(context(), "Timeout");
   EXPECT_EQ(resource.trigger_async_id(), 1);
   EXPECT_GT(resource.async_id(), 1);
-  v8::Local<v8::Function> fn = Eval(
-      "(function() { return [asyncHooks.executionAsyncId(), "
-      "asyncHooks.triggerAsyncId(), asyncHooks.executionAsyncResource()]; })")
-      .As<v8::Function>();
+  v8::Local<v8::Function> fn =
+      Eval(
+          "(function() { return [asyncHooks.executionAsyncId(), "
+          "asyncHooks.triggerAsyncId(), asyncHooks.executionAsyncResource()]; "
+          "})")
+          .As<v8::Function>();
   v8::Local<v8::Value> result =
       MakeCallback(&resource, v8::Undefined(isolate()), fn, 0, nullptr)
           .ToLocalChecked();
@@ -42,16 +44,18 @@ TEST_F(HostResourceTest, IdsTriggerAndResourceInsideTheCallback) {
             resource.async_id());
   EXPECT_EQ(array->Get(context(), 1).ToLocalChecked().As<v8::Number>()->Value(),
             1);
-  EXPECT_TRUE(
-      array->Get(context(), 2).ToLocalChecked()->StrictEquals(resource.resource()));
+  EXPECT_TRUE(array->Get(context(), 2)
+                  .ToLocalChecked()
+                  ->StrictEquals(resource.resource()));
   EXPECT_EQ(runtime()->ExecutionStackDepth(), 0u);
   EXPECT_EQ(runtime()->ExecutionAsyncId(), 1);
 }
 
 TEST_F(HostResourceTest, CallbackRunsInTheFrameCapturedAtCreation) {
   Eval("globalThis.als = new AsyncLocalStorage();");
-  v8::Local<v8::Function> create = Eval(
-      "(function(make) { return als.run('req-1', make); })").As<v8::Function>();
+  v8::Local<v8::Function> create =
+      Eval("(function(make) { return als.run('req-1', make); })")
+          .As<v8::Function>();
   std::unique_ptr<AsyncResource> resource;
   v8::Local<v8::Function> make =
       v8::Function::New(
@@ -95,8 +99,9 @@ TEST_F(HostResourceTest, OutermostScopeRunsTheCheckpointInTheRightFrame) {
   std::unique_ptr<AsyncResource> resource;
   {
     v8::Local<v8::Function> fn = Eval(
-        "(function() { return als.run('x', () => new AsyncResource('Host')); })")
-        .As<v8::Function>();
+                                     "(function() { return als.run('x', () => "
+                                     "new AsyncResource('Host')); })")
+                                     .As<v8::Function>();
     fn->Call(context(), v8::Undefined(isolate()), 0, nullptr).ToLocalChecked();
   }
   {
@@ -105,9 +110,11 @@ TEST_F(HostResourceTest, OutermostScopeRunsTheCheckpointInTheRightFrame) {
     ContextKey::Scope scope(key, context(), v8::Number::New(isolate(), 5));
     resource = std::make_unique<AsyncResource>(context(), "Host");
   }
-  v8::Local<v8::Function> fn = Eval(
-      "(function() { Promise.resolve().then(() => seen.push("
-      "asyncHooks.executionAsyncId() > 0)); })").As<v8::Function>();
+  v8::Local<v8::Function> fn =
+      Eval(
+          "(function() { Promise.resolve().then(() => seen.push("
+          "asyncHooks.executionAsyncId() > 0)); })")
+          .As<v8::Function>();
   MakeCallback(resource.get(), v8::Undefined(isolate()), fn, 0, nullptr)
       .ToLocalChecked();
   EXPECT_EQ(RunString("seen.join()"), "true");
@@ -169,7 +176,8 @@ TEST_F(HostResourceTest, TerminateExecutionInsideAScopeUnwindsTheStack) {
   std::atomic<bool> started{false};
   v8::Isolate* iso = isolate();
   std::thread watchdog([&] {
-    while (!started.load()) std::this_thread::yield();
+    while (!started.load())
+      std::this_thread::yield();
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     iso->TerminateExecution();
   });
@@ -183,16 +191,20 @@ TEST_F(HostResourceTest, TerminateExecutionInsideAScopeUnwindsTheStack) {
         started();
         als.run(1, () => r.runInAsyncScope(() => { for (;;) {} }));
       })
-    )JS").As<v8::Function>();
-    v8::Local<v8::Value> argv[] = {v8::Function::New(
-        context(),
-        [](const v8::FunctionCallbackInfo<v8::Value>& info) {
-          static_cast<std::atomic<bool>*>(
-              info.Data().As<v8::External>()->Value())
-              ->store(true);
-        },
-        v8::External::New(isolate(), &started)).ToLocalChecked()};
-    EXPECT_TRUE(spin->Call(context(), v8::Undefined(isolate()), 1, argv).IsEmpty());
+    )JS")
+                                       .As<v8::Function>();
+    v8::Local<v8::Value> argv[] = {
+        v8::Function::New(
+            context(),
+            [](const v8::FunctionCallbackInfo<v8::Value>& info) {
+              static_cast<std::atomic<bool>*>(
+                  info.Data().As<v8::External>()->Value())
+                  ->store(true);
+            },
+            v8::External::New(isolate(), &started))
+            .ToLocalChecked()};
+    EXPECT_TRUE(
+        spin->Call(context(), v8::Undefined(isolate()), 1, argv).IsEmpty());
     EXPECT_TRUE(try_catch.HasTerminated());
     EXPECT_EQ(runtime()->ExecutionStackDepth(), 2u);  // Host + Inner.
     scope.MarkAsFailed();
@@ -208,14 +220,18 @@ TEST_F(HostResourceTest, TerminateExecutionInsideAScopeUnwindsTheStack) {
 }
 
 TEST_F(AsyncResourceTest, JavaScriptValidationMatchesNode) {
-  EXPECT_EQ(RunString("try { new AsyncResource(1) } catch (e) { e.code + ': ' + e.message }"),
+  EXPECT_EQ(RunString("try { new AsyncResource(1) } catch (e) { e.code + ': ' "
+                      "+ e.message }"),
             "ERR_INVALID_ARG_TYPE: The \"type\" argument must be of type "
             "string. Received type number (1)");
-  EXPECT_EQ(RunString("try { new AsyncResource('x', {triggerAsyncId: -2}) } "
-                      "catch (e) { e.name + ' ' + e.code + ': ' + e.message }"),
-            "RangeError ERR_INVALID_ASYNC_ID: Invalid triggerAsyncId value: -2");
-  EXPECT_EQ(RunString("try { AsyncResource('x') } catch (e) { e instanceof TypeError }"),
-            "true");
+  EXPECT_EQ(
+      RunString("try { new AsyncResource('x', {triggerAsyncId: -2}) } "
+                "catch (e) { e.name + ' ' + e.code + ': ' + e.message }"),
+      "RangeError ERR_INVALID_ASYNC_ID: Invalid triggerAsyncId value: -2");
+  EXPECT_EQ(
+      RunString(
+          "try { AsyncResource('x') } catch (e) { e instanceof TypeError }"),
+      "true");
   EXPECT_EQ(RunString("new AsyncResource('x', 7).triggerAsyncId()"), "7");
 }
 
@@ -229,8 +245,10 @@ TEST_F(AsyncResourceTest, NoDestroyTrackingWithoutADestroyHook) {
 
 TEST_F(AsyncResourceTest, DestroyTrackingWithADestroyHook) {
   Run("globalThis.destroyed = new Set();"
-      "globalThis.h = asyncHooks.createHook({destroy(id) { destroyed.add(id); }}).enable();"
-      "globalThis.manual = new AsyncResource('M', {requireManualDestroy: true});"
+      "globalThis.h = asyncHooks.createHook({destroy(id) { destroyed.add(id); "
+      "}}).enable();"
+      "globalThis.manual = new AsyncResource('M', {requireManualDestroy: "
+      "true});"
       "(() => { for (let i = 0; i < 100; i++) new AsyncResource('X'); })();"
       "globalThis.firstId = new AsyncResource('Y').asyncId();");
   EXPECT_EQ(runtime()->TrackedResourceCount(), 101u);
@@ -239,7 +257,8 @@ TEST_F(AsyncResourceTest, DestroyTrackingWithADestroyHook) {
     env().PumpTasks();
   }
   EXPECT_EQ(runtime()->TrackedResourceCount(), 0u);
-  EXPECT_EQ(RunString("destroyed.size >= 101 && destroyed.has(firstId)"), "true");
+  EXPECT_EQ(RunString("destroyed.size >= 101 && destroyed.has(firstId)"),
+            "true");
   Run("manual.emitDestroy(); manual.emitDestroy();");
   env().PumpTasks();
   EXPECT_EQ(RunString("destroyed.has(manual.asyncId())"), "true");
@@ -249,10 +268,11 @@ TEST(RuntimeTeardownTest, DisposingWithTrackedResourcesPendingIsClean) {
   TestIsolate env;
   v8::Isolate::Scope isolate_scope(env.isolate());
   v8::HandleScope handle_scope(env.isolate());
-  env.Run("asyncHooks.createHook({destroy() {}}).enable();"
-          "globalThis.keep = [];"
-          "for (let i = 0; i < 100000; i++) { const r = new AsyncResource('X');"
-          "  if (i % 2) keep.push(r); }");
+  env.Run(
+      "asyncHooks.createHook({destroy() {}}).enable();"
+      "globalThis.keep = [];"
+      "for (let i = 0; i < 100000; i++) { const r = new AsyncResource('X');"
+      "  if (i % 2) keep.push(r); }");
   EXPECT_EQ(env.runtime()->TrackedResourceCount(), 100000u);
   env.CollectGarbage();
   // The runtime and isolate go away with cleanup tasks still pending.

@@ -17,12 +17,14 @@ std::atomic<size_t> g_allocations{0};
 
 void* operator new(size_t size) {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  if (void* p = std::malloc(size == 0 ? 1 : size))
+    return p;
   throw std::bad_alloc();
 }
 void* operator new[](size_t size) {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  if (void* p = std::malloc(size == 0 ? 1 : size))
+    return p;
   throw std::bad_alloc();
 }
 void* operator new(size_t size, const std::nothrow_t&) noexcept {
@@ -95,7 +97,8 @@ TEST(ExecutionStackTest, UnwindToRestoresTheIdsOfThatDepth) {
 TEST(ExecutionStackTest, PushAndPopNeverAllocateAtAnyDepth) {
   ExecutionStack stack;
   for (size_t depth : {0, 1, 15, 16, 17, 255, 256, 257, 1000}) {
-    for (size_t i = 0; i < depth; i++) stack.Push(100 + i, 99 + i);
+    for (size_t i = 0; i < depth; i++)
+      stack.Push(100 + i, 99 + i);
     size_t before = g_allocations.load();
     for (int i = 0; i < 1000000; i++) {
       stack.Push(1e9 + i, 1);
@@ -109,9 +112,11 @@ TEST(ExecutionStackTest, PushAndPopNeverAllocateAtAnyDepth) {
 TEST(ExecutionStackTest, DeepStackKeepsItsStorage) {
   ExecutionStack stack;
   for (int round = 0; round < 3; round++) {
-    for (int i = 0; i < 5000; i++) ASSERT_TRUE(stack.Push(10 + i, 9 + i));
+    for (int i = 0; i < 5000; i++)
+      ASSERT_TRUE(stack.Push(10 + i, 9 + i));
     size_t before = g_allocations.load();
-    for (int i = 4999; i >= 0; i--) ASSERT_TRUE(stack.Pop(10 + i));
+    for (int i = 4999; i >= 0; i--)
+      ASSERT_TRUE(stack.Pop(10 + i));
     EXPECT_EQ(g_allocations.load() - before, 0u);
   }
 }

@@ -55,8 +55,10 @@ struct Reports {
 
   std::string Summary() const {
     std::string out;
-    for (const auto& e : hook_errors) out += "hook error: " + e + "\n";
-    for (const auto& e : uncaught) out += "uncaught: " + e + "\n";
+    for (const auto& e : hook_errors)
+      out += "hook error: " + e + "\n";
+    for (const auto& e : uncaught)
+      out += "uncaught: " + e + "\n";
     return out;
   }
 };
@@ -241,7 +243,8 @@ const char kStackOverflowProbe[] = R"JS(
 std::string RunStackOverflowProbe(TestIsolate& env, bool with_hooks) {
   v8::HandleScope scope(env.isolate());
   v8::Local<v8::Context> context = env.context();
-  v8::Local<v8::Function> probe = env.Run(kStackOverflowProbe).As<v8::Function>();
+  v8::Local<v8::Function> probe =
+      env.Run(kStackOverflowProbe).As<v8::Function>();
   v8::Local<v8::Value> argv[] = {v8::Boolean::New(env.isolate(), with_hooks)};
   v8::TryCatch try_catch(env.isolate());
   v8::Local<v8::Value> result;
@@ -327,10 +330,9 @@ TEST_F(FaultTest, ThrowingHooksReachTheHandlerAndStateIsRestored) {
   runtime()->RunMicrotasks(context());
   {
     AsyncResource host(context(), "Host");
-    v8::Local<v8::Function> fn =
-        env().Run("hostCallback").As<v8::Function>();
-    EXPECT_FALSE(
-        MakeCallback(&host, v8::Undefined(isolate()), fn, 0, nullptr).IsEmpty());
+    v8::Local<v8::Function> fn = env().Run("hostCallback").As<v8::Function>();
+    EXPECT_FALSE(MakeCallback(&host, v8::Undefined(isolate()), fn, 0, nullptr)
+                     .IsEmpty());
   }
   env().PumpTasks();
   EXPECT_EQ(RunString("seen.sort().join()"),
@@ -339,7 +341,8 @@ TEST_F(FaultTest, ThrowingHooksReachTheHandlerAndStateIsRestored) {
   std::string errors;
   for (const std::string& e : reports_.hook_errors) {
     std::string kind = e.substr(0, e.find('|'));
-    if (errors.find(kind + ",") == std::string::npos) errors += kind + ",";
+    if (errors.find(kind + ",") == std::string::npos)
+      errors += kind + ",";
     EXPECT_EQ(e.substr(e.find('|') + 1), "Error: hook " + kind);
   }
   EXPECT_EQ(errors, "init,before,after,promiseResolve,destroy,");
@@ -349,8 +352,9 @@ TEST_F(FaultTest, ThrowingHooksReachTheHandlerAndStateIsRestored) {
 }
 
 TEST_F(FaultTest, ThenMethodsThatThrowRejectInTheAwaitingFrame) {
-  for (const char* setup :
-       {"", "asyncHooks.createHook({init() {}, before() {}, after() {}}).enable();"}) {
+  for (const char* setup : {"",
+                            "asyncHooks.createHook({init() {}, before() {}, "
+                            "after() {}}).enable();"}) {
     SCOPED_TRACE(setup);
     RunString(std::string(setup) + R"JS(
       globalThis.als = new AsyncLocalStorage();
@@ -392,7 +396,8 @@ class TerminateTest : public FaultTest {
   TerminateTest() {
     context()
         ->Global()
-        ->Set(context(), v8::String::NewFromUtf8Literal(isolate(), "terminateNow"),
+        ->Set(context(),
+              v8::String::NewFromUtf8Literal(isolate(), "terminateNow"),
               v8::Function::New(
                   context(),
                   [](const v8::FunctionCallbackInfo<v8::Value>& info) {
@@ -400,8 +405,9 @@ class TerminateTest : public FaultTest {
                   })
                   .ToLocalChecked())
         .Check();
-    RunString("globalThis.als = new AsyncLocalStorage();"
-              "globalThis.probes = [als];");
+    RunString(
+        "globalThis.als = new AsyncLocalStorage();"
+        "globalThis.probes = [als];");
   }
 
   // Runs `source` as a top-level script that is expected to be terminated.
@@ -409,12 +415,13 @@ class TerminateTest : public FaultTest {
     v8::HandleScope scope(isolate());
     v8::TryCatch try_catch(isolate());
     v8::Local<v8::Value> result;
-    EXPECT_FALSE(v8::Script::Compile(context(),
-                                     v8::String::NewFromUtf8(isolate(), source)
-                                         .ToLocalChecked())
-                     .ToLocalChecked()
-                     ->Run(context())
-                     .ToLocal(&result));
+    EXPECT_FALSE(
+        v8::Script::Compile(
+            context(),
+            v8::String::NewFromUtf8(isolate(), source).ToLocalChecked())
+            .ToLocalChecked()
+            ->Run(context())
+            .ToLocal(&result));
     EXPECT_TRUE(try_catch.HasTerminated());
   }
 
@@ -436,8 +443,9 @@ TEST_F(TerminateTest, TerminationInsideRunAtTopLevelRestoresTheRootFrame) {
 // outside of a CallbackScope, so every later macrotask ran with the
 // terminated resource's ids.
 TEST_F(TerminateTest, TerminationInATopLevelScriptLeavesTheStackEmpty) {
-  RunTerminated("new AsyncResource('X').runInAsyncScope(() => {"
-                "  terminateNow(); for (;;) {} })");
+  RunTerminated(
+      "new AsyncResource('X').runInAsyncScope(() => {"
+      "  terminateNow(); for (;;) {} })");
   Recover();
   ExpectAtRest("after the termination");
 }
@@ -445,8 +453,9 @@ TEST_F(TerminateTest, TerminationInATopLevelScriptLeavesTheStackEmpty) {
 // Regression test (bug found here): as above, in a microtask run by
 // Runtime::RunMicrotasks().
 TEST_F(TerminateTest, TerminationInATopLevelCheckpointLeavesTheStackEmpty) {
-  RunString("queueMicrotask(() => new AsyncResource('X').runInAsyncScope(() => {"
-            "  terminateNow(); for (;;) {} }))");
+  RunString(
+      "queueMicrotask(() => new AsyncResource('X').runInAsyncScope(() => {"
+      "  terminateNow(); for (;;) {} }))");
   runtime()->RunMicrotasks(context());
   EXPECT_TRUE(isolate()->IsExecutionTerminating());
   Recover();
@@ -456,12 +465,14 @@ TEST_F(TerminateTest, TerminationInATopLevelCheckpointLeavesTheStackEmpty) {
 // Regression test (bug found here): as above, in the checkpoint the
 // outermost CallbackScope runs after it has popped its own entry (so it no
 // longer unwinds).
-TEST_F(TerminateTest, TerminationInACallbackScopeCheckpointLeavesTheStackEmpty) {
+TEST_F(TerminateTest,
+       TerminationInACallbackScopeCheckpointLeavesTheStackEmpty) {
   AsyncResource host(context(), "Host");
   {
     CallbackScope scope(&host);
-    RunString("queueMicrotask(() => new AsyncResource('X').runInAsyncScope("
-              "  () => { terminateNow(); for (;;) {} }))");
+    RunString(
+        "queueMicrotask(() => new AsyncResource('X').runInAsyncScope("
+        "  () => { terminateNow(); for (;;) {} }))");
   }
   EXPECT_TRUE(isolate()->IsExecutionTerminating());
   Recover();
@@ -470,9 +481,11 @@ TEST_F(TerminateTest, TerminationInACallbackScopeCheckpointLeavesTheStackEmpty) 
 
 // Regression test (bug found here): with a hook enabled, the promise
 // `before` hook pushes the promise's id and its `after` hook never runs.
-TEST_F(TerminateTest, TerminationInAPromiseReactionWithHooksLeavesTheStackEmpty) {
-  RunString("asyncHooks.createHook({init() {}}).enable();"
-            "Promise.resolve().then(() => { terminateNow(); for (;;) {} });");
+TEST_F(TerminateTest,
+       TerminationInAPromiseReactionWithHooksLeavesTheStackEmpty) {
+  RunString(
+      "asyncHooks.createHook({init() {}}).enable();"
+      "Promise.resolve().then(() => { terminateNow(); for (;;) {} });");
   runtime()->RunMicrotasks(context());
   EXPECT_TRUE(isolate()->IsExecutionTerminating());
   Recover();
@@ -494,8 +507,8 @@ std::string RunWithOneTermination(TestIsolate& env, const char* source) {
   {
     v8::TryCatch try_catch(isolate);
     v8::Local<v8::Value> result;
-    if (v8::Script::Compile(context, v8::String::NewFromUtf8(isolate, source)
-                                         .ToLocalChecked())
+    if (v8::Script::Compile(
+            context, v8::String::NewFromUtf8(isolate, source).ToLocalChecked())
             .ToLocalChecked()
             ->Run(context)
             .ToLocal(&result)) {
@@ -549,10 +562,11 @@ TEST_F(TerminateTest, TerminationIsNotSwallowedByHookPromiseEvents) {
 // A termination that lands in a `before` hook called by CallbackScope from
 // C++ stops the host's callback too (passes today).
 TEST_F(TerminateTest, TerminationInABeforeHookIsNotLost) {
-  RunString("globalThis.armed = true;"
-            "asyncHooks.createHook({before() {"
-            "  if (armed) { armed = false; terminateNow(); for (;;) {} }"
-            "}}).enable();");
+  RunString(
+      "globalThis.armed = true;"
+      "asyncHooks.createHook({before() {"
+      "  if (armed) { armed = false; terminateNow(); for (;;) {} }"
+      "}}).enable();");
   AsyncResource host(context(), "Host");
   bool callback_ran = false;
   {
@@ -562,13 +576,13 @@ TEST_F(TerminateTest, TerminationInABeforeHookIsNotLost) {
       v8::TryCatch try_catch(isolate());
       v8::Local<v8::Script> script;
       v8::Local<v8::Value> result;
-      callback_ran =
-          v8::Script::Compile(context(),
-                              v8::String::NewFromUtf8Literal(
-                                  isolate(), "globalThis.ran = true"))
-              .ToLocal(&script) &&
-          script->Run(context()).ToLocal(&result);
-      if (!callback_ran) scope.MarkAsFailed();
+      callback_ran = v8::Script::Compile(
+                         context(), v8::String::NewFromUtf8Literal(
+                                        isolate(), "globalThis.ran = true"))
+                         .ToLocal(&script) &&
+                     script->Run(context()).ToLocal(&result);
+      if (!callback_ran)
+        scope.MarkAsFailed();
     }
     EXPECT_TRUE(outer.HasTerminated());
   }
@@ -729,7 +743,8 @@ void TerminateAtRandomPoints(RequestLoop::Options options,
       next_id += requests;
       EXPECT_EQ(loop.CheckRound(), "") << "in the round after a termination";
     }
-    if (::testing::Test::HasFailure()) break;
+    if (::testing::Test::HasFailure())
+      break;
   }
   loop.DropPendingTimers();
   EXPECT_EQ(reports.hook_errors.size(), 0u) << reports.Summary();
@@ -829,12 +844,13 @@ Runtime* g_oom_runtime = nullptr;
 
 [[noreturn]] void OnOutOfMemory(const char* location, bool is_heap_oom) {
   // Only async-signal-safe work here: the heap is gone.
-  std::fprintf(stderr,
-               "host OOM handler reached: heap=%d, execution stack depth %zu, "
-               "execution async id %s1\n",
-               is_heap_oom ? 1 : 0,
-               g_oom_runtime ? g_oom_runtime->ExecutionStackDepth() : 0,
-               g_oom_runtime && g_oom_runtime->ExecutionAsyncId() > 1 ? ">" : "=");
+  std::fprintf(
+      stderr,
+      "host OOM handler reached: heap=%d, execution stack depth %zu, "
+      "execution async id %s1\n",
+      is_heap_oom ? 1 : 0,
+      g_oom_runtime ? g_oom_runtime->ExecutionStackDepth() : 0,
+      g_oom_runtime && g_oom_runtime->ExecutionAsyncId() > 1 ? ">" : "=");
   std::fflush(stderr);
   std::_Exit(42);
 }
@@ -849,8 +865,8 @@ void RunOutOfMemory() {
   v8::Context::Scope context_scope(env.context());
   AsyncResource host(env.context(), "Host");
   CallbackScope scope(&host);
-  (void)v8::Script::Compile(env.context(),
-                            v8::String::NewFromUtf8Literal(isolate, kFillTheHeap))
+  (void)v8::Script::Compile(
+      env.context(), v8::String::NewFromUtf8Literal(isolate, kFillTheHeap))
       .ToLocalChecked()
       ->Run(env.context())
       .IsEmpty();
@@ -937,11 +953,12 @@ TEST(FaultOomTest, NearHeapLimitTerminationInsideRunRecovers) {
   EXPECT_GE(near.calls, 1);
   EXPECT_EQ(near.depth_seen, 2u);  // the host's scope and runInAsyncScope
   v8::Local<v8::Value> result;
-  ASSERT_TRUE(v8::Script::Compile(context, v8::String::NewFromUtf8Literal(
-                                               isolate, "globalThis.hog = null"))
-                  .ToLocalChecked()
-                  ->Run(context)
-                  .ToLocal(&result));
+  ASSERT_TRUE(
+      v8::Script::Compile(context, v8::String::NewFromUtf8Literal(
+                                       isolate, "globalThis.hog = null"))
+          .ToLocalChecked()
+          ->Run(context)
+          .ToLocal(&result));
   isolate->RequestGarbageCollectionForTesting(
       v8::Isolate::kFullGarbageCollection);
   env.runtime()->RunMicrotasks(context);
@@ -950,12 +967,14 @@ TEST(FaultOomTest, NearHeapLimitTerminationInsideRunRecovers) {
   // A fresh script at the root frame, and a request after it.
   RequestLoop loop(isolate, env.runtime(), context, 5, {});
   ASSERT_TRUE(loop.Install());
-  ASSERT_TRUE(v8::Script::Compile(context, v8::String::NewFromUtf8Literal(
-                  isolate, "[asyncHooks.executionAsyncId(), "
-                           "String(__requestId.get())].join()"))
-                  .ToLocalChecked()
-                  ->Run(context)
-                  .ToLocal(&result));
+  ASSERT_TRUE(
+      v8::Script::Compile(context, v8::String::NewFromUtf8Literal(
+                                       isolate,
+                                       "[asyncHooks.executionAsyncId(), "
+                                       "String(__requestId.get())].join()"))
+          .ToLocalChecked()
+          ->Run(context)
+          .ToLocal(&result));
   EXPECT_EQ(ToString(isolate, result), "1,undefined");
   EXPECT_EQ(loop.RunRound(1, 50, 1), RequestLoop::Outcome::kIdle);
   EXPECT_EQ(loop.CheckRound(), "");

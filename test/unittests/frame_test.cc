@@ -207,14 +207,23 @@ TEST_F(FrameTest, ContextKeyFromCpp) {
   Run("globalThis.inSnap = (f) => snap.run(f);");
   v8::Local<v8::Value> seen;
   {
-    v8::Local<v8::Function> fn = v8::Function::New(
-        context(), [](const v8::FunctionCallbackInfo<v8::Value>& info) {
-          auto* k = static_cast<ContextKey*>(
-              info.Data().As<v8::External>()->Value());
-          info.GetReturnValue().Set(
-              k->Get(info.GetIsolate()->GetCurrentContext()).ToLocalChecked());
-        }, v8::External::New(isolate(), &key)).ToLocalChecked();
-    context()->Global()->Set(context(), v8::String::NewFromUtf8Literal(isolate(), "readKey"), fn).Check();
+    v8::Local<v8::Function> fn =
+        v8::Function::New(
+            context(),
+            [](const v8::FunctionCallbackInfo<v8::Value>& info) {
+              auto* k = static_cast<ContextKey*>(
+                  info.Data().As<v8::External>()->Value());
+              info.GetReturnValue().Set(
+                  k->Get(info.GetIsolate()->GetCurrentContext())
+                      .ToLocalChecked());
+            },
+            v8::External::New(isolate(), &key))
+            .ToLocalChecked();
+    context()
+        ->Global()
+        ->Set(context(), v8::String::NewFromUtf8Literal(isolate(), "readKey"),
+              fn)
+        .Check();
   }
   EXPECT_EQ(RunString("inSnap(() => readKey())"), "r1");
 }
@@ -223,8 +232,9 @@ TEST_F(FrameTest, ContextKeyWrapsAnAsyncLocalStorage) {
   Run("globalThis.als = new AsyncLocalStorage({defaultValue: 'dflt'});");
   auto key = ContextKey::FromJavaScript(context(), Run("als"));
   ASSERT_NE(key, nullptr);
-  EXPECT_EQ(*v8::String::Utf8Value(isolate(), key->Get(context()).ToLocalChecked()),
-            std::string("dflt"));
+  EXPECT_EQ(
+      *v8::String::Utf8Value(isolate(), key->Get(context()).ToLocalChecked()),
+      std::string("dflt"));
   EXPECT_EQ(ContextKey::FromJavaScript(context(), Run("({})")), nullptr);
 }
 

@@ -29,7 +29,8 @@ int Scaled(int n, double asan, double tsan) {
 #endif
   if (const char* env = std::getenv("ASYNCCTX_STRESS_SCALE")) {
     double value = std::atof(env);
-    if (value > 0) scale = value;
+    if (value > 0)
+      scale = value;
   }
   double scaled = std::round(n * scale);
   return scaled < 1 ? 1 : static_cast<int>(scaled);
@@ -38,7 +39,8 @@ int Scaled(int n, double asan, double tsan) {
 MemoryUsage CurrentMemoryUsage() {
   MemoryUsage usage;
   FILE* f = std::fopen("/proc/self/statm", "r");
-  if (f == nullptr) return usage;
+  if (f == nullptr)
+    return usage;
   unsigned long size = 0, resident = 0;
   if (std::fscanf(f, "%lu %lu", &size, &resident) == 2) {
     size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
@@ -271,8 +273,9 @@ bool RequestLoop::Install() {
     return false;
   }
   v8::Local<v8::Value> variable =
-      global->Get(context, v8::String::NewFromUtf8Literal(isolate_,
-                                                          "__requestId"))
+      global
+          ->Get(context,
+                v8::String::NewFromUtf8Literal(isolate_, "__requestId"))
           .ToLocalChecked();
   request_id_key_ = ContextKey::FromJavaScript(context, variable);
   EXPECT_NE(request_id_key_, nullptr);
@@ -354,9 +357,11 @@ RequestLoop::Outcome RequestLoop::RunRound(int first_id,
                       << ToString(isolate_, try_catch.Exception());
       }
     }
-    if (!terminated) runtime_->RunMicrotasks(context);
+    if (!terminated)
+      runtime_->RunMicrotasks(context);
   }
-  if (outer_try_catch.HasTerminated()) terminated = true;
+  if (outer_try_catch.HasTerminated())
+    terminated = true;
   if (terminated || isolate_->IsExecutionTerminating()) {
     return Outcome::kTerminated;
   }
@@ -368,13 +373,17 @@ RequestLoop::Outcome RequestLoop::RunTimers(size_t max_timers) {
   v8::Local<v8::Context> context = context_.Get(isolate_);
   uint64_t ran = 0;
   for (;;) {
-    if (isolate_->IsExecutionTerminating()) return Outcome::kTerminated;
-    if (ran >= max_timers) return timers_.empty() ? Outcome::kIdle : Outcome::kBusy;
+    if (isolate_->IsExecutionTerminating())
+      return Outcome::kTerminated;
+    if (ran >= max_timers)
+      return timers_.empty() ? Outcome::kIdle : Outcome::kBusy;
     if (timers_.empty()) {
       // Destroy hooks and FinalizationRegistry cleanup run from tasks.
       PumpPlatform();
-      if (isolate_->IsExecutionTerminating()) return Outcome::kTerminated;
-      if (timers_.empty()) break;
+      if (isolate_->IsExecutionTerminating())
+        return Outcome::kTerminated;
+      if (timers_.empty())
+        break;
     }
     size_t index = rng_() % timers_.size();
     std::unique_ptr<Timer> timer = std::move(timers_[index]);
@@ -402,14 +411,17 @@ RequestLoop::Outcome RequestLoop::RunTimers(size_t max_timers) {
         }
       }
     }
-    if (outer_try_catch.HasTerminated()) terminated = true;
+    if (outer_try_catch.HasTerminated())
+      terminated = true;
     timers_run_++;
     if (runtime_->ExecutionStackDepth() != 0 ||
         runtime_->ExecutionAsyncId() != 1) {
       stack_errors_++;
     }
-    if (terminated) return Outcome::kTerminated;
-    if (++ran % 256 == 0) PumpPlatform();
+    if (terminated)
+      return Outcome::kTerminated;
+    if (++ran % 256 == 0)
+      PumpPlatform();
   }
   return Outcome::kIdle;
 }
@@ -451,7 +463,8 @@ std::string RequestLoop::CheckRound() {
     problems += "; execution stack not empty after a timer " +
                 std::to_string(stack_errors_) + " times";
   }
-  if (!callback_errors_.empty()) problems += "; " + callback_errors_;
+  if (!callback_errors_.empty())
+    problems += "; " + callback_errors_;
   if (runtime_->ExecutionStackDepth() != 0 ||
       runtime_->ExecutionAsyncId() != 1) {
     problems += "; execution stack depth " +
@@ -460,9 +473,8 @@ std::string RequestLoop::CheckRound() {
   }
   if (options_.hooks) {
     v8::Local<v8::Value> bad;
-    if (v8::Script::Compile(
-            context,
-            v8::String::NewFromUtf8Literal(isolate_, "__hookCounts.bad"))
+    if (v8::Script::Compile(context, v8::String::NewFromUtf8Literal(
+                                         isolate_, "__hookCounts.bad"))
             .ToLocalChecked()
             ->Run(context)
             .ToLocal(&bad) &&
@@ -471,11 +483,13 @@ std::string RequestLoop::CheckRound() {
                   ToString(isolate_, bad) + " times";
     }
   }
-  if (!timers_.empty()) problems += "; timers still pending";
+  if (!timers_.empty())
+    problems += "; timers still pending";
   native_mismatches_ = 0;
   stack_errors_ = 0;
   callback_errors_.clear();
-  if (problems.rfind("; ", 0) == 0) problems = problems.substr(2);
+  if (problems.rfind("; ", 0) == 0)
+    problems = problems.substr(2);
   return problems;
 }
 

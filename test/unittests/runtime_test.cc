@@ -44,8 +44,8 @@ TEST_F(RuntimeTest, CustomNamesAndOmittedGlobals) {
   v8::Context::Scope scope(other);
   auto eval = [&](const char* code) {
     v8::Local<v8::Value> v =
-        v8::Script::Compile(other, v8::String::NewFromUtf8(isolate(), code)
-                                       .ToLocalChecked())
+        v8::Script::Compile(
+            other, v8::String::NewFromUtf8(isolate(), code).ToLocalChecked())
             .ToLocalChecked()
             ->Run(other)
             .ToLocalChecked();
@@ -116,9 +116,11 @@ TEST(RuntimeThreadTest, FourIsolatesOnFourThreads) {
       results[t] = env.RunString("result()");
     });
   }
-  for (auto& thread : threads) thread.join();
+  for (auto& thread : threads)
+    thread.join();
   EXPECT_NE(results[0].find("199:0"), std::string::npos);
-  for (int t = 1; t < 4; t++) EXPECT_EQ(results[t], results[0]);
+  for (int t = 1; t < 4; t++)
+    EXPECT_EQ(results[t], results[0]);
 }
 
 TEST(RuntimeLifetimeTest, CreateTwiceForOneIsolateFails) {
@@ -166,14 +168,18 @@ TEST(RuntimeLifetimeTest, InstalledContextsAreCollected) {
     ASSERT_TRUE(env.runtime()->Install(context).FromMaybe(false));
     v8::Context::Scope context_scope(context);
     v8::Local<v8::Value> result;
-    ASSERT_TRUE(v8::Script::Compile(context, v8::String::NewFromUtf8Literal(isolate, R"JS(
+    ASSERT_TRUE(v8::Script::Compile(
+                    context, v8::String::NewFromUtf8Literal(isolate, R"JS(
       const als = new AsyncLocalStorage();
       asyncHooks.createHook({init() {}, destroy() {}}).enable();
       als.run({big: new Array(1000).fill(1)}, async () => {
         await { then(r) { r(); } };
         new AsyncResource('X');
       });
-    )JS")).ToLocalChecked()->Run(context).ToLocal(&result));
+    )JS"))
+                    .ToLocalChecked()
+                    ->Run(context)
+                    .ToLocal(&result));
     env.runtime()->RunMicrotasks(context);
   }
   env.PumpTasks();

@@ -33,8 +33,7 @@ namespace {
 constexpr int kThreads = 8;
 
 double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       start)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
 
@@ -58,9 +57,10 @@ TEST(StressTest, EightIsolatesOnEightThreadsHaveNoCrossTalk) {
       options.hooks = t % 2 == 1;
       // Half of the isolates start their requests at the top level.
       options.start_in_callback_scope = t % 4 < 2;
-      RequestLoop loop(env.isolate(), env.runtime(), env.context(),
-                       1000 + t, options);
-      if (!loop.Install()) return;
+      RequestLoop loop(env.isolate(), env.runtime(), env.context(), 1000 + t,
+                       options);
+      if (!loop.Install())
+        return;
       for (int round = 0; round < rounds; round++) {
         int first_id = (t + 1) * 10000000 + round * 1000;
         RequestLoop::Outcome outcome =
@@ -80,17 +80,19 @@ TEST(StressTest, EightIsolatesOnEightThreadsHaveNoCrossTalk) {
       timers_run += loop.timers_run();
     });
   }
-  for (auto& thread : threads) thread.join();
-  for (const std::string& failure : failures) ADD_FAILURE() << failure;
+  for (auto& thread : threads)
+    thread.join();
+  for (const std::string& failure : failures)
+    ADD_FAILURE() << failure;
   EXPECT_EQ(requests_checked.load(),
             static_cast<uint64_t>(kThreads) * rounds * requests);
-  std::printf("[ stress   ] %d isolates x %d rounds: %llu requests, %llu "
-              "checks, %llu host timers in %.1f s\n",
-              kThreads, rounds,
-              static_cast<unsigned long long>(requests_checked.load()),
-              static_cast<unsigned long long>(steps_checked.load()),
-              static_cast<unsigned long long>(timers_run.load()),
-              SecondsSince(start));
+  std::printf(
+      "[ stress   ] %d isolates x %d rounds: %llu requests, %llu "
+      "checks, %llu host timers in %.1f s\n",
+      kThreads, rounds,
+      static_cast<unsigned long long>(requests_checked.load()),
+      static_cast<unsigned long long>(steps_checked.load()),
+      static_cast<unsigned long long>(timers_run.load()), SecondsSince(start));
 }
 
 // One isolate's whole life, left with work pending at every level when it is
@@ -107,7 +109,8 @@ void ChurnOneIsolate(int cycle, int variant) {
     v8::HandleScope handle_scope(isolate);
     RuntimeOptions runtime_options;
     runtime_options.platform = TestPlatform();
-    std::unique_ptr<Runtime> runtime = Runtime::Create(isolate, runtime_options);
+    std::unique_ptr<Runtime> runtime =
+        Runtime::Create(isolate, runtime_options);
     ASSERT_NE(runtime, nullptr);
     v8::Local<v8::Context> context = v8::Context::New(isolate);
     ASSERT_TRUE(runtime->Install(context).FromMaybe(false));
@@ -117,13 +120,15 @@ void ChurnOneIsolate(int cycle, int variant) {
       ASSERT_TRUE(runtime->Install(second).FromMaybe(false));
       v8::Context::Scope second_scope(second);
       v8::Local<v8::Value> ignored;
-      ASSERT_TRUE(v8::Script::Compile(second, v8::String::NewFromUtf8Literal(
-                      isolate,
-                      "asyncHooks.createHook({destroy() {}}).enable();"
-                      "globalThis.k = new AsyncResource('Second');"))
-                      .ToLocalChecked()
-                      ->Run(second)
-                      .ToLocal(&ignored));
+      ASSERT_TRUE(
+          v8::Script::Compile(
+              second, v8::String::NewFromUtf8Literal(
+                          isolate,
+                          "asyncHooks.createHook({destroy() {}}).enable();"
+                          "globalThis.k = new AsyncResource('Second');"))
+              .ToLocalChecked()
+              ->Run(second)
+              .ToLocal(&ignored));
     }
     v8::Context::Scope context_scope(context);
     RequestLoop::Options options;
@@ -132,8 +137,8 @@ void ChurnOneIsolate(int cycle, int variant) {
                                               cycle, options);
     ASSERT_TRUE(loop->Install());
     v8::Local<v8::Value> ignored;
-    ASSERT_TRUE(
-        v8::Script::Compile(context, v8::String::NewFromUtf8Literal(isolate, R"JS(
+    ASSERT_TRUE(v8::Script::Compile(
+                    context, v8::String::NewFromUtf8Literal(isolate, R"JS(
           globalThis.keep = [];
           const store = new AsyncLocalStorage();
           store.run({big: new Array(200).fill('x')}, () => {
@@ -151,9 +156,9 @@ void ChurnOneIsolate(int cycle, int variant) {
             keep.push(snapshot, AsyncResource.bind(() => {}));
           });
         )JS"))
-            .ToLocalChecked()
-            ->Run(context)
-            .ToLocal(&ignored));
+                    .ToLocalChecked()
+                    ->Run(context)
+                    .ToLocal(&ignored));
     // A few requests, only partly run: their host timers stay pending.
     EXPECT_NE(loop->RunRound(cycle * 100, 8, cycle),
               RequestLoop::Outcome::kTerminated);
@@ -194,11 +199,13 @@ TEST(StressTest, IsolatesCreatedAndDisposedWithWorkPendingReturnMemory) {
       workers.emplace_back([&] {
         for (int cycle; (cycle = next++) < first + count;) {
           ChurnOneIsolate(cycle, cycle % 4);
-          if (::testing::Test::HasFatalFailure()) return;
+          if (::testing::Test::HasFatalFailure())
+            return;
         }
       });
     }
-    for (auto& worker : workers) worker.join();
+    for (auto& worker : workers)
+      worker.join();
   };
   auto start = std::chrono::steady_clock::now();
   run_cycles(0, warmup);
@@ -208,12 +215,12 @@ TEST(StressTest, IsolatesCreatedAndDisposedWithWorkPendingReturnMemory) {
   malloc_trim(0);
   MemoryUsage after = CurrentMemoryUsage();
   double mb = 1024.0 * 1024.0;
-  std::printf("[ stress   ] %d isolates created and disposed in %.1f s; RSS "
-              "%.1f MB after warm-up, %.1f MB at the end; virtual %.1f -> "
-              "%.1f MB\n",
-              cycles, SecondsSince(start), baseline.resident / mb,
-              after.resident / mb, baseline.virtual_size / mb,
-              after.virtual_size / mb);
+  std::printf(
+      "[ stress   ] %d isolates created and disposed in %.1f s; RSS "
+      "%.1f MB after warm-up, %.1f MB at the end; virtual %.1f -> "
+      "%.1f MB\n",
+      cycles, SecondsSince(start), baseline.resident / mb, after.resident / mb,
+      baseline.virtual_size / mb, after.virtual_size / mb);
 #if !defined(ASYNCCTX_ASAN) && !defined(ASYNCCTX_TSAN)
   // Generous bounds (measured growth: under 1 MB): 25 KB of resident memory
   // per isolate, or a leaked runtime's reserved execution stack (1 MB or more

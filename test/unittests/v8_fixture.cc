@@ -17,7 +17,8 @@ TestIsolate::TestIsolate(RuntimeOptions options)
   params.array_buffer_allocator = allocator_.get();
   isolate_ = v8::Isolate::New(params);
   isolate_->SetMicrotasksPolicy(v8::MicrotasksPolicy::kExplicit);
-  if (options.platform == nullptr) options.platform = TestPlatform();
+  if (options.platform == nullptr)
+    options.platform = TestPlatform();
   v8::Isolate::Scope isolate_scope(isolate_);
   v8::HandleScope handle_scope(isolate_);
   runtime_ = Runtime::Create(isolate_, std::move(options));
@@ -58,14 +59,16 @@ v8::Local<v8::Value> TestIsolate::RunAndDrain(const std::string& source) {
   v8::EscapableHandleScope scope(isolate_);
   v8::Local<v8::Value> result = Run(source);
   runtime_->RunMicrotasks(context());
-  if (result.IsEmpty()) return {};
+  if (result.IsEmpty())
+    return {};
   return scope.Escape(result);
 }
 
 std::string TestIsolate::RunString(const std::string& source) {
   v8::HandleScope scope(isolate_);
   v8::Local<v8::Value> result = Run(source);
-  if (result.IsEmpty()) return "<exception>";
+  if (result.IsEmpty())
+    return "<exception>";
   v8::String::Utf8Value utf8(isolate_, result);
   return *utf8 ? *utf8 : "<unprintable>";
 }
@@ -73,7 +76,8 @@ std::string TestIsolate::RunString(const std::string& source) {
 double TestIsolate::RunNumber(const std::string& source) {
   v8::HandleScope scope(isolate_);
   v8::Local<v8::Value> result = Run(source);
-  if (result.IsEmpty()) return -12345;
+  if (result.IsEmpty())
+    return -12345;
   return result->NumberValue(context()).FromMaybe(-12345);
 }
 

@@ -32,8 +32,8 @@ bool InstallBenchNatives(v8::Local<v8::Context> context) {
       !v8::FunctionTemplate::New(isolate, Empty)
            ->GetFunction(context)
            .ToLocal(&constructor) ||
-      natives->Set(context, ToV8String(isolate, "EmptyConstructor"),
-                   constructor)
+      natives
+          ->Set(context, ToV8String(isolate, "EmptyConstructor"), constructor)
           .IsNothing()) {
     return false;
   }

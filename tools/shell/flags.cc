@@ -59,7 +59,8 @@ void PrintUsage(FILE* stream) {
       "Options:\n"
       "  --expose-gc         define gc() to force a garbage collection\n"
       "  --v8-flags=FLAGS    pass FLAGS (space-separated) to V8\n"
-      "  --bench-natives     define benchNatives, the benchmarks' native floors\n"
+      "  --bench-natives     define benchNatives, the benchmarks' native "
+      "floors\n"
       "  --help              print this help and exit\n"
       "  --version           print the shell's and V8's versions and exit\n",
       stream);
