@@ -72,21 +72,25 @@ void EnqueueMicrotask(const v8::FunctionCallbackInfo<v8::Value>& info) {
   info.GetIsolate()->EnqueueMicrotask(info[0].As<v8::Function>());
 }
 
-// enqueueOrGetFrame(fn, runner): queueMicrotask in one native call. At the
-// root frame it queues the bare `fn` and returns undefined (the fast path);
-// otherwise it queues `runner`, which runs the callback in its frame, and
-// returns the current frame for the JavaScript layer to keep.
+// enqueueOrGetFrame(fn, runner): queueMicrotask in one native call. Where
+// V8 propagates the frame through EnqueueMicrotask itself, it queues the
+// bare `fn` and returns undefined; otherwise it queues `runner`, which runs
+// the callback in its frame, and returns the current frame (null at the
+// root) for the JavaScript layer to keep.
 void EnqueueOrGetFrame(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
-  v8::Local<v8::Value> frame =
-      compat::GetContinuationData(isolate, isolate->GetCurrentContext());
-  // On V8 >= 12.4, EnqueueMicrotask captures the frame by itself.
-  if (compat::kV8PropagatesThenables || frame->IsUndefined()) {
+  if (compat::kV8PropagatesThenables) {
     isolate->EnqueueMicrotask(info[0].As<v8::Function>());
     return;
   }
+  v8::Local<v8::Value> frame =
+      compat::GetContinuationData(isolate, isolate->GetCurrentContext());
   isolate->EnqueueMicrotask(info[1].As<v8::Function>());
-  info.GetReturnValue().Set(frame);
+  if (frame->IsUndefined()) {
+    info.GetReturnValue().SetNull();
+  } else {
+    info.GetReturnValue().Set(frame);
+  }
 }
 
 void UpdatePromiseHooks(const v8::FunctionCallbackInfo<v8::Value>& info) {
@@ -421,6 +425,37 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
     return v8::Nothing<bool>();
   }
 
+  // The indices into `fields` and `hookFields`, defined once (in C++).
+  v8::Local<v8::Object> constants = v8::Object::New(isolate);
+  const std::pair<const char*, int> kConstants[] = {
+      {"kExecutionAsyncId", ExecutionStack::kExecutionAsyncId},
+      {"kTriggerAsyncId", ExecutionStack::kTriggerAsyncId},
+      {"kAsyncIdCounter", ExecutionStack::kAsyncIdCounter},
+      {"kDefaultTriggerAsyncId", ExecutionStack::kDefaultTriggerAsyncId},
+      {"kStackCapacity", ExecutionStack::kStackCapacity},
+      {"kInit", kHookInit},
+      {"kBefore", kHookBefore},
+      {"kAfter", kHookAfter},
+      {"kDestroy", kHookDestroy},
+      {"kPromiseResolve", kHookPromiseResolve},
+      {"kTotals", kHookTotals},
+      {"kTrackedResources", kHookTrackedResources},
+      {"kThenableRepair", kHookThenableRepair},
+      {"kRepairActive", kHookRepairActive},
+      {"kCheckpointGeneration", kHookCheckpointGeneration},
+  };
+  for (const auto& [name, value] : kConstants) {
+    if (constants
+            ->Set(context, Str(isolate, name), v8::Integer::New(isolate, value))
+            .IsNothing()) {
+      return v8::Nothing<bool>();
+    }
+  }
+  if (binding->Set(context, Str(isolate, "constants"), constants)
+          .IsNothing()) {
+    return v8::Nothing<bool>();
+  }
+
   // Compile the JavaScript layer and call it with the binding.
   v8::Local<v8::String> source;
   if (!v8::String::NewFromUtf8(
@@ -466,6 +501,7 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
       !GetFunction(context, internals, "refreshPromiseHooks",
                    &state->refresh_promise_hooks) ||
       !GetFunction(context, internals, "frameWith", &state->frame_with) ||
+      !GetFunction(context, internals, "frameLookup", &state->frame_lookup) ||
       !GetFunction(context, internals, "invalidArgType",
                    &state->invalid_arg_type) ||
       !GetFunction(context, internals, "makeNodeError",
@@ -477,6 +513,18 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   }
   state->resources.Reset(isolate, resources.As<v8::Array>());
   state->resources.SetWeak();
+  v8::Local<v8::Value> root_frame;
+  v8::Local<v8::Value> frame_missing;
+  if (!internals->Get(context, Str(isolate, "rootFrame"))
+           .ToLocal(&root_frame) ||
+      !internals->Get(context, Str(isolate, "frameMissing"))
+           .ToLocal(&frame_missing)) {
+    return v8::Nothing<bool>();
+  }
+  state->root_frame.Reset(isolate, root_frame);
+  state->root_frame.SetWeak();
+  state->frame_missing.Reset(isolate, frame_missing);
+  state->frame_missing.SetWeak();
 
   // Install the requested globals.
   v8::Local<v8::Object> global = context->Global();
@@ -515,6 +563,9 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   state->context.SetWeak(state, OnContextCollected,
                          v8::WeakCallbackType::kParameter);
   states_.push_back(std::move(owned_state));
+  // The root as a frame object, so that V8 captures it for the jobs queued
+  // from here on (see src/js/frames.js).
+  compat::SetContinuationData(isolate, context, root_frame);
   return v8::Just(true);
 }
 
@@ -539,7 +590,8 @@ void RuntimeImpl::EnterFrame(ContextState* state,
                              v8::Local<v8::Value> frame) {
   compat::SetContinuationData(isolate(), context, frame);
   if (!frame->IsUndefined() && state->hook_fields[kHookRepairActive] == 0 &&
-      state->hook_fields[kHookThenableRepair] != 0) {
+      state->hook_fields[kHookThenableRepair] != 0 &&
+      frame != state->root_frame.Get(isolate())) {
     ActivateThenableRepair(state, context);
   }
 }
@@ -786,9 +838,10 @@ void RuntimeImpl::RunMicrotasks(v8::Local<v8::Context> context) {
   // Jobs captured at the root frame run in whatever frame is current (V8
   // 10.2 only enters non-root captured frames), so the checkpoint starts at
   // the root: an enterWith in the script that ran before must not leak.
-  if (!context.IsEmpty()) {
-    compat::SetContinuationData(isolate, context, v8::Undefined(isolate));
-  }
+  v8::HandleScope handle_scope(isolate);
+  v8::Local<v8::Value> root = RootFrame(context);
+  if (!context.IsEmpty())
+    compat::SetContinuationData(isolate, context, root);
   size_t depth_before = stack_.depth();
   isolate->PerformMicrotaskCheckpoint();
   // Every job pops what it pushed, so a deeper stack means jobs were
@@ -800,17 +853,22 @@ void RuntimeImpl::RunMicrotasks(v8::Local<v8::Context> context) {
     // run again).
     stack_.UnwindTo(depth_before);
     checkpoint_terminated_ = true;
-    if (!context.IsEmpty()) {
-      compat::SetContinuationData(isolate, context, v8::Undefined(isolate));
-    }
+    if (!context.IsEmpty())
+      compat::SetContinuationData(isolate, context, root);
     return;
   }
   ProcessUnhandledRejections();
   // V8 10.2 leaves whatever the last job set; every macrotask starts at the
   // root frame.
-  if (!context.IsEmpty()) {
-    compat::SetContinuationData(isolate, context, v8::Undefined(isolate));
-  }
+  if (!context.IsEmpty())
+    compat::SetContinuationData(isolate, context, root);
+}
+
+v8::Local<v8::Value> RuntimeImpl::RootFrame(v8::Local<v8::Context> context) {
+  ContextState* state = StateFor(context);
+  if (state == nullptr || state->root_frame.IsEmpty())
+    return v8::Undefined(isolate());
+  return state->root_frame.Get(isolate());
 }
 
 }  // namespace asyncctx

@@ -33,7 +33,8 @@ namespace asyncctx {
 
 class RuntimeImpl;
 
-// Indices into a context's hook fields (kept in sync with src/js/asyncctx.js).
+// Indices into a context's hook fields. The JavaScript layer gets them from
+// binding.constants at Install (the one definition is here).
 enum HookField {
   kHookInit = 0,
   kHookBefore = 1,
@@ -66,6 +67,9 @@ struct ContextState {
   v8::Global<v8::Function> emit_destroy_batch;
   v8::Global<v8::Function> refresh_promise_hooks;
   v8::Global<v8::Function> frame_with;
+  v8::Global<v8::Function> frame_lookup;
+  v8::Global<v8::Value> frame_missing;  // what frame_lookup returns if absent
+  v8::Global<v8::Value> root_frame;     // the root frame as an object
   v8::Global<v8::Function> invalid_arg_type;
   v8::Global<v8::Function> make_node_error;
   v8::Global<v8::Function> reset_after_termination;
@@ -110,6 +114,10 @@ class RuntimeImpl final : public Runtime {
   void EnterFrame(ContextState* state,
                   v8::Local<v8::Context> context,
                   v8::Local<v8::Value> frame);
+
+  // The root frame as the JavaScript layer's object (V8 10.2 captures it for
+  // promise jobs, where it skips undefined), or undefined.
+  v8::Local<v8::Value> RootFrame(v8::Local<v8::Context> context);
 
   // Writes `resource` as executionAsyncResource() for stack entry `index`.
   void SetResource(ContextState* state,
