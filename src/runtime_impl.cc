@@ -701,14 +701,13 @@ void RuntimeImpl::EmitPendingDestroys() {
     v8::Local<v8::Function> emit = state->emit_destroy_batch.Get(isolate);
     if (emit.IsEmpty())
       continue;
+    // Built from its elements (no index stores: a setter on
+    // Array.prototype must not see the ids, nor throw here).
+    std::vector<v8::Local<v8::Value>> elements(ids.size());
+    for (size_t j = 0; j < ids.size(); j++)
+      elements[j] = v8::Number::New(isolate, ids[j]);
     v8::Local<v8::Array> array =
-        v8::Array::New(isolate, static_cast<int>(ids.size()));
-    for (size_t j = 0; j < ids.size(); j++) {
-      (void)array
-          ->Set(context, static_cast<uint32_t>(j),
-                v8::Number::New(isolate, ids[j]))
-          .IsNothing();
-    }
+        v8::Array::New(isolate, elements.data(), elements.size());
     v8::Local<v8::Value> argv[] = {array};
     v8::TryCatch try_catch(isolate);
     (void)emit->Call(context, v8::Undefined(isolate), 1, argv).IsEmpty();
