@@ -560,7 +560,7 @@ class Program:
 
     def pr_scoped(self, ctx):
         def make_body():
-            body = self.async_body(ctx.child(no_leak=False))
+            body = self.async_body(ctx.child(no_leak=False, in_scope=True))
             return self.new_block([Alt("", "const $c = M.save();"),
                                    body.braces()])
         return self.scope_call(ctx, make_body, True)
