@@ -66,11 +66,12 @@ void EnqueueMicrotask(const v8::FunctionCallbackInfo<v8::Value>& info) {
   info.GetIsolate()->EnqueueMicrotask(info[0].As<v8::Function>());
 }
 
-// enqueueOrGetFrame(fn, runner): queueMicrotask in one native call. Where
-// V8 propagates the frame through EnqueueMicrotask itself, it queues the
-// bare `fn` and returns undefined; otherwise it queues `runner`, which runs
-// the callback in its frame, and returns the current frame (null at the
-// root) for the JavaScript layer to keep.
+// enqueueOrGetFrame(fn, runner, bareRoot): queueMicrotask in one native
+// call. It queues the bare `fn` and returns undefined where V8 propagates
+// the frame through EnqueueMicrotask itself, and at the root frame when
+// `bareRoot` is the layer's root object (not null); otherwise it queues
+// `runner`, which runs the callback in its frame, and returns the current
+// frame (null at the root) for the JavaScript layer to keep.
 void EnqueueOrGetFrame(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
   if (compat::kV8PropagatesThenables) {
@@ -79,6 +80,10 @@ void EnqueueOrGetFrame(const v8::FunctionCallbackInfo<v8::Value>& info) {
   }
   v8::Local<v8::Value> frame =
       compat::GetContinuationData(isolate, isolate->GetCurrentContext());
+  if (!info[2]->IsNull() && (frame->IsUndefined() || frame == info[2])) {
+    isolate->EnqueueMicrotask(info[0].As<v8::Function>());
+    return;
+  }
   isolate->EnqueueMicrotask(info[1].As<v8::Function>());
   if (frame->IsUndefined()) {
     info.GetReturnValue().SetNull();
@@ -155,7 +160,7 @@ constexpr BindingFunction kBindingFunctions[] = {
     {"setFrame", SetFrame, 1},
     {"swapFrame", SwapFrame, 1},
     {"enqueueMicrotask", EnqueueMicrotask, 1},
-    {"enqueueOrGetFrame", EnqueueOrGetFrame, 2},
+    {"enqueueOrGetFrame", EnqueueOrGetFrame, 3},
     {"updatePromiseHooks", UpdatePromiseHooks, 4},
     {"fatalStackCorruption", FatalStackCorruption, 2},
     {"reportHookError", ReportHookErrorBinding, 2},

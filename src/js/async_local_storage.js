@@ -4,10 +4,13 @@
 // instance is its own key in frames, `run` is runWith, `getStore` is
 // lookup, `snapshot` and `bind` are AsyncResource's.
 
-// Set once an enterWith has been called in this context: from then on a
-// bare microtask (queueMicrotask at the root) is wrapped too, so that an
-// enterWith inside it cannot leak into the next one (queue_microtask.js).
-let enterWithUsed = false;
+// Set once an AsyncLocalStorage exists in this context (enterWith is the
+// one API that changes the frame without restoring it): from then on a
+// callback queued with queueMicrotask at the root runs through the runner
+// too, so that an enterWith inside it cannot leak into the next microtask
+// (queue_microtask.js). The decision has to be made when a callback is
+// queued, before anyone can have called enterWith in an earlier one.
+let enterWithPossible = false;
 
 class AsyncLocalStorage {
   #enabled = true;
@@ -16,6 +19,7 @@ class AsyncLocalStorage {
 
   constructor(options) {
     validateObjectOrUndefined(options, 'options');
+    enterWithPossible = true;
     this.#defaultValue =
         options === undefined ? undefined : options.defaultValue;
     const name = options === undefined ? undefined : options.name;
@@ -56,7 +60,6 @@ class AsyncLocalStorage {
     this.#enabled = true;
     const frame = frameWith(getFrame(), this, store);
     activateRepairOnce();
-    enterWithUsed = true;
     setFrame(frame);
     frameDirty = true;
   }

@@ -33,10 +33,11 @@ function promiseInitHook(promise, parent) {
     const parentId = parent !== undefined ? promiseAsyncIdOf(parent) :
                                             undefined;
     const trigger = parentId !== undefined ? parentId : defaultTriggerAsyncId();
-    stampPromise(promise, frame, asyncId, trigger);
+    stampPromise(promise, isRootFrame(frame) ? undefined : frame, asyncId,
+                 trigger);
     if (hookFields[kDestroy] > 0) trackPromise(promise, asyncId);
     emitInit(asyncId, 'PROMISE', trigger, promise);
-  } else if (frame !== undefined) {
+  } else if (!isRootFrame(frame)) {
     stampPromise(promise, frame, undefined, undefined);
   }
 }

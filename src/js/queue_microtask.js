@@ -64,8 +64,10 @@ function queueMicrotask(callback) {
   if (ringCount === ringCallbacks.length) growRing();
   // One native call: queues the runner and returns the current frame (null
   // at the root), or queues the bare callback and returns undefined where
-  // V8 propagates frames itself.
-  const frame = enqueueOrGetFrame(callback, runQueuedMicrotask);
+  // V8 propagates frames itself, and at the root while no
+  // AsyncLocalStorage exists (nothing could leak from it: the fast path).
+  const frame = enqueueOrGetFrame(callback, runQueuedMicrotask,
+                                  enterWithPossible ? null : ROOT);
   if (frame === undefined) return;
   const index = (ringHead + ringCount) & ringMask;
   ringCallbacks[index] = callback;
