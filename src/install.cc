@@ -80,7 +80,7 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
     return v8::Nothing<bool>();
   }
   v8::ScriptOrigin origin = compat::MakeScriptOrigin(
-      isolate, Str(isolate, "asyncctx:internal/asyncctx.js"));
+      isolate, Str(isolate, internal::kAsyncctxScriptName));
   v8::Local<v8::Script> script;
   v8::Local<v8::Value> factory;
   v8::Local<v8::Value> argv[] = {binding};

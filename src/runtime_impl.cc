@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/errors.h"
 #include "src/js_bindings.h"
+#include "src/js_sources.h"
 #include "src/v8_compat.h"
 #include "src/v8_string.h"
 #include "v8-container.h"
@@ -304,7 +305,26 @@ void RuntimeImpl::OnMessage(v8::Local<v8::Message> message,
   v8::Local<v8::Context> context = isolate->GetCurrentContext();
   if (context.IsEmpty())
     return;
+  if (IsStackOverflowInLayer(isolate, message))
+    return;
   runtime->ReportUncaught(context, error, message);
+}
+
+// V8 calls the layer's promise hooks itself and reports what they throw as
+// an uncaught exception. A stack overflow at a hook's entry (a promise
+// created at the very end of the stack) is no error of the program's: the
+// hook's bookkeeping for that promise is skipped, and the program's own
+// code, which is that deep, gets its RangeError at its next call, where it
+// can catch it (as in Node.js 24).
+bool RuntimeImpl::IsStackOverflowInLayer(v8::Isolate* isolate,
+                                         v8::Local<v8::Message> message) {
+  v8::Local<v8::Value> script = message->GetScriptResourceName();
+  if (!script->IsString() ||
+      ToStdString(isolate, script) != internal::kAsyncctxScriptName) {
+    return false;
+  }
+  return ToStdString(isolate, message->Get()).find(
+             "Maximum call stack size exceeded") != std::string::npos;
 }
 
 void RuntimeImpl::OnPromiseReject(v8::PromiseRejectMessage message) {

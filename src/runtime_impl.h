@@ -191,6 +191,8 @@ class RuntimeImpl final : public Runtime {
   static void OnContextCollected(const v8::WeakCallbackInfo<ContextState>&);
   static void OnMessage(v8::Local<v8::Message> message,
                         v8::Local<v8::Value> data);
+  static bool IsStackOverflowInLayer(v8::Isolate* isolate,
+                                     v8::Local<v8::Message> message);
   static void OnPromiseReject(v8::PromiseRejectMessage message);
   static void OnMicrotasksCompleted(v8::Isolate* isolate, void* data);
 
