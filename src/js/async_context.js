@@ -36,6 +36,18 @@ function lookup(key, defaultValue) {
   return defaultValue;
 }
 
+// OrdinaryCreateFromConstructor(NewTarget, "%AsyncContext.X.prototype%"):
+// a class falls back to %Object.prototype% when NewTarget's prototype is
+// not an object; the proposal falls back to the intrinsic prototype.
+function fixPrototype(instance, newTarget, intrinsic) {
+  if (newTarget === Variable || newTarget === Snapshot) return;
+  const proto = newTarget.prototype;
+  if ((typeof proto !== 'object' || proto === null) &&
+      typeof proto !== 'function') {
+    ObjectSetPrototypeOf(instance, intrinsic);
+  }
+}
+
 // ---------------------------------------------------------------------------
 // AsyncContext.Variable
 
@@ -56,6 +68,7 @@ class Variable {
     }
     this.#name = name;
     this.#defaultValue = defaultValue;
+    fixPrototype(this, new.target, Variable.prototype);
   }
 
   get name() {
@@ -79,6 +92,10 @@ class Variable {
 
 class Snapshot {
   #frame = getFrame();
+
+  constructor() {
+    fixPrototype(this, new.target, Snapshot.prototype);
+  }
 
   run(fn, ...args) {
     const frame = this.#frame;
