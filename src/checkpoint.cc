@@ -23,7 +23,7 @@ void RuntimeImpl::OnMicrotasksCompleted(v8::Isolate* isolate, void* data) {
   if (isolate->IsExecutionTerminating())
     runtime->checkpoint_terminated_ = true;
   for (auto& [state, owned] : runtime->states_) {
-    state->hook_fields[kHookCheckpointGeneration]++;
+    state->context_fields[kContextCheckpointGeneration]++;
   }
 }
 

@@ -57,11 +57,12 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   ContextState* state = owned_state.get();
   state->runtime = this;
   state->hook_store = v8::ArrayBuffer::NewBackingStore(
-      isolate, kHookFieldCount * sizeof(double));
+      isolate, (kHookFieldCount + kContextFieldCount) * sizeof(double));
   state->hook_fields = static_cast<double*>(state->hook_store->Data());
-  for (int i = 0; i < kHookFieldCount; i++)
+  state->context_fields = state->hook_fields + kHookFieldCount;
+  for (int i = 0; i < kHookFieldCount + kContextFieldCount; i++)
     state->hook_fields[i] = 0;
-  state->hook_fields[kHookThenableRepair] = options_.thenable_repair ? 1 : 0;
+  state->context_fields[kContextThenableRepair] = options_.thenable_repair ? 1 : 0;
 
   v8::Local<v8::Object> holder;
   v8::Local<v8::Object> binding;

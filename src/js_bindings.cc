@@ -228,6 +228,12 @@ v8::MaybeLocal<v8::Object> NewBindingObject(
       binding
           ->Set(context, Str(isolate, "hookFields"),
                 v8::Float64Array::New(hook_buffer, 0, kHookFieldCount))
+          .IsNothing() ||
+      binding
+          ->Set(context, Str(isolate, "contextFields"),
+                v8::Float64Array::New(hook_buffer,
+                                      kHookFieldCount * sizeof(double),
+                                      kContextFieldCount))
           .IsNothing()) {
     return {};
   }
@@ -247,10 +253,10 @@ v8::MaybeLocal<v8::Object> NewBindingObject(
       {"kDestroy", kHookDestroy},
       {"kPromiseResolve", kHookPromiseResolve},
       {"kTotals", kHookTotals},
-      {"kTrackedResources", kHookTrackedResources},
-      {"kThenableRepair", kHookThenableRepair},
-      {"kRepairActive", kHookRepairActive},
-      {"kCheckpointGeneration", kHookCheckpointGeneration},
+      {"kTrackedResources", kContextTrackedResources},
+      {"kThenableRepair", kContextThenableRepair},
+      {"kRepairActive", kContextRepairActive},
+      {"kCheckpointGeneration", kContextCheckpointGeneration},
   };
   for (const auto& [name, value] : kConstants) {
     if (constants

@@ -208,8 +208,8 @@ void RuntimeImpl::EnterFrame(ContextState* state,
                              v8::Local<v8::Context> context,
                              v8::Local<v8::Value> frame) {
   compat::SetContinuationData(isolate(), context, frame);
-  if (!frame->IsUndefined() && state->hook_fields[kHookRepairActive] == 0 &&
-      state->hook_fields[kHookThenableRepair] != 0 &&
+  if (!frame->IsUndefined() && state->context_fields[kContextRepairActive] == 0 &&
+      state->context_fields[kContextThenableRepair] != 0 &&
       frame != state->root_frame.Get(isolate())) {
     ActivateThenableRepair(state, context);
   }
@@ -217,7 +217,7 @@ void RuntimeImpl::EnterFrame(ContextState* state,
 
 void RuntimeImpl::ActivateThenableRepair(ContextState* state,
                                          v8::Local<v8::Context> context) {
-  state->hook_fields[kHookRepairActive] = 1;
+  state->context_fields[kContextRepairActive] = 1;
   v8::Local<v8::Function> refresh = state->refresh_promise_hooks.Get(isolate());
   if (refresh.IsEmpty())
     return;
@@ -234,9 +234,9 @@ void RuntimeImpl::SetThenableRepair(bool enabled) {
   for (ContextState* state : SnapshotStates()) {
     if (!IsLive(state))
       continue;
-    state->hook_fields[kHookThenableRepair] = enabled ? 1 : 0;
-    if (!enabled && state->hook_fields[kHookRepairActive] != 0) {
-      state->hook_fields[kHookRepairActive] = 0;
+    state->context_fields[kContextThenableRepair] = enabled ? 1 : 0;
+    if (!enabled && state->context_fields[kContextRepairActive] != 0) {
+      state->context_fields[kContextRepairActive] = 0;
       if (state->context.IsEmpty())
         continue;
       v8::Local<v8::Context> context = state->context.Get(isolate());
@@ -266,7 +266,7 @@ void RuntimeImpl::SetResource(ContextState* state,
 size_t RuntimeImpl::TrackedResourceCount() const {
   size_t count = 0;
   for (const auto& [state, owned] : states_) {
-    count += static_cast<size_t>(state->hook_fields[kHookTrackedResources]);
+    count += static_cast<size_t>(state->context_fields[kContextTrackedResources]);
   }
   return count;
 }

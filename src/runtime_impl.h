@@ -45,8 +45,9 @@ namespace asyncctx {
 
 class RuntimeImpl;
 
-// Indices into a context's hook fields. The JavaScript layer gets them from
-// binding.constants at Install (the one definition is here).
+// Indices into a context's hook fields: the enabled hooks by kind, and
+// their total. The JavaScript layer gets every index from binding.constants
+// at Install (the one definition is here).
 enum HookField {
   kHookInit = 0,
   kHookBefore = 1,
@@ -54,13 +55,21 @@ enum HookField {
   kHookDestroy = 3,
   kHookPromiseResolve = 4,
   kHookTotals = 5,
-  kHookTrackedResources = 6,
-  kHookThenableRepair = 7,
-  kHookRepairActive = 8,
+  kHookFieldCount = 8,
+};
+
+// Indices into a context's other fields, shared with the JavaScript layer
+// in the same block, after the hook fields.
+enum ContextField {
+  // AsyncResources and promises registered for GC-driven destroy.
+  kContextTrackedResources = 0,
+  // Runtime options: the thenable repair is allowed, and active here.
+  kContextThenableRepair = 1,
+  kContextRepairActive = 2,
   // Bumped whenever a microtask checkpoint completes (queueMicrotask's
   // queue of wrapped callbacks is empty then, or stale after termination).
-  kHookCheckpointGeneration = 9,
-  kHookFieldCount = 16,
+  kContextCheckpointGeneration = 3,
+  kContextFieldCount = 8,
 };
 
 struct ContextState {
@@ -71,7 +80,8 @@ struct ContextState {
   v8::Global<v8::Context> context;  // weak; its callback frees this state
   v8::Global<v8::Object> holder;    // weak; internal field 0 -> this
   std::shared_ptr<v8::BackingStore> hook_store;
-  double* hook_fields = nullptr;
+  double* hook_fields = nullptr;     // HookField, in hook_store
+  double* context_fields = nullptr;  // ContextField, after the hook fields
 
   // The JavaScript layer's internal entry points (weak: the context keeps
   // them alive through its embedder data).

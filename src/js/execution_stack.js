@@ -114,7 +114,7 @@ function executionAsyncResource() {
     }
     return resource;
   }
-  const generation = hookFields[kCheckpointGeneration];
+  const generation = contextFields[kCheckpointGeneration];
   if (generation !== topLevelGeneration) {
     topLevelGeneration = generation;
     topLevelResource = {};

@@ -14,7 +14,7 @@ const {
   kPromiseResolve,
   kTotals,
 } = constants;
-// The runtime's own per-context fields, in the same block (not hook counts).
+// Indices into contextFields (the runtime's per-context fields).
 const {
   kTrackedResources,
   kThenableRepair,

@@ -16,8 +16,10 @@
 //                      current ids, id counter, stack capacity
 //   binding.depth      Uint32Array: the execution stack's depth
 //   binding.stack      Float64Array: saved (execution, trigger) id pairs
-//   binding.hookFields Float64Array of this context: hook counts by kind,
-//                      and the runtime's per-context fields
+//   binding.hookFields Float64Array of this context: hook counts by kind
+//   binding.contextFields  Float64Array of this context: the runtime's own
+//                      per-context fields (tracked resources, repair state,
+//                      checkpoint generation)
 //   binding.constants  the indices into those arrays, defined in C++
 //   binding.enqueueMicrotask(fn)   Isolate::EnqueueMicrotask
 //
@@ -35,6 +37,7 @@
     fields,
     stack,
     hookFields,
+    contextFields,
     constants,
     updatePromiseHooks,
     fatalStackCorruption,

@@ -130,7 +130,7 @@ function promiseResolveHook(promise) {
 // Installs or removes V8's promise hooks for this context, depending on
 // whether a hook wants promise events or the thenable repair is active.
 function refreshPromiseHooks() {
-  const wantRepair = hookFields[kRepairActive] > 0;
+  const wantRepair = contextFields[kRepairActive] > 0;
   const wantEvents = hookFields[kInit] + hookFields[kBefore] +
       hookFields[kAfter] + hookFields[kDestroy] +
       hookFields[kPromiseResolve] > 0;
@@ -161,8 +161,8 @@ function removePromiseHooksLater() {
 // Turns the thenable repair on in this context the first time a frame is
 // entered (by run, enterWith or a Variable), before that frame is current.
 function activateRepairOnce() {
-  if (hookFields[kRepairActive] === 0 && hookFields[kThenableRepair] !== 0) {
-    hookFields[kRepairActive] = 1;
+  if (contextFields[kRepairActive] === 0 && contextFields[kThenableRepair] !== 0) {
+    contextFields[kRepairActive] = 1;
     refreshPromiseHooks();
   }
 }
@@ -178,14 +178,14 @@ function activateRepairOnce() {
 // several times more expensive in V8 10.2.)
 const destroyedByHand = new SetCtor();
 const destroyRegistry = new FinalizationRegistryCtor((asyncId) => {
-  hookFields[kTrackedResources]--;
+  contextFields[kTrackedResources]--;
   if (SetPrototypeDelete(destroyedByHand, asyncId)) return;
   emitDestroyNow(asyncId);
 });
 
 function trackForDestroy(object, asyncId) {
   FinalizationRegistryPrototypeRegister(destroyRegistry, object, asyncId);
-  hookFields[kTrackedResources]++;
+  contextFields[kTrackedResources]++;
 }
 
 function trackPromise(promise, asyncId) {

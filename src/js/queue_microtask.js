@@ -53,11 +53,11 @@ function queueMicrotask(callback) {
     queueMicrotaskWithHooks(callback, getFrame());
     return;
   }
-  if (ringGeneration !== hookFields[kCheckpointGeneration]) {
+  if (ringGeneration !== contextFields[kCheckpointGeneration]) {
     // A checkpoint completed since the last push, so every runner queued
     // before it has run or (after TerminateExecution) was dropped by V8:
     // anything left here is stale.
-    ringGeneration = hookFields[kCheckpointGeneration];
+    ringGeneration = contextFields[kCheckpointGeneration];
     if (ringCount !== 0) clearRing();
   }
   // Room first: once the runner is queued, nothing may throw.
