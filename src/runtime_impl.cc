@@ -315,16 +315,20 @@ void RuntimeImpl::OnMessage(v8::Local<v8::Message> message,
 // created at the very end of the stack) is no error of the program's: the
 // hook's bookkeeping for that promise is skipped, and the program's own
 // code, which is that deep, gets its RangeError at its next call, where it
-// can catch it (as in Node.js 24).
+// can catch it (as in Node.js 24). V8 places such an overflow, thrown
+// before the hook's first instruction, at line 1 of the layer's script,
+// which is a comment: any other exception from the layer (a real location)
+// is reported as usual.
 bool RuntimeImpl::IsStackOverflowInLayer(v8::Isolate* isolate,
                                          v8::Local<v8::Message> message) {
   v8::Local<v8::Value> script = message->GetScriptResourceName();
   if (!script->IsString() ||
-      ToStdString(isolate, script) != internal::kAsyncctxScriptName) {
+      ToStdString(isolate, script) != internal::kAsyncctxScriptName ||
+      message->GetLineNumber(isolate->GetCurrentContext()).FromMaybe(0) != 1) {
     return false;
   }
-  return ToStdString(isolate, message->Get()).find(
-             "Maximum call stack size exceeded") != std::string::npos;
+  return ToStdString(isolate, message->Get())
+             .find("Maximum call stack size exceeded") != std::string::npos;
 }
 
 void RuntimeImpl::OnPromiseReject(v8::PromiseRejectMessage message) {
