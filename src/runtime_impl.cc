@@ -208,7 +208,8 @@ void RuntimeImpl::EnterFrame(ContextState* state,
                              v8::Local<v8::Context> context,
                              v8::Local<v8::Value> frame) {
   compat::SetContinuationData(isolate(), context, frame);
-  if (!frame->IsUndefined() && state->context_fields[kContextRepairActive] == 0 &&
+  if (!frame->IsUndefined() &&
+      state->context_fields[kContextRepairActive] == 0 &&
       state->context_fields[kContextThenableRepair] != 0 &&
       frame != state->root_frame.Get(isolate())) {
     ActivateThenableRepair(state, context);
@@ -266,7 +267,8 @@ void RuntimeImpl::SetResource(ContextState* state,
 size_t RuntimeImpl::TrackedResourceCount() const {
   size_t count = 0;
   for (const auto& [state, owned] : states_) {
-    count += static_cast<size_t>(state->context_fields[kContextTrackedResources]);
+    count +=
+        static_cast<size_t>(state->context_fields[kContextTrackedResources]);
   }
   return count;
 }
