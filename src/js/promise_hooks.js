@@ -90,20 +90,31 @@ function promiseBeforeHook(promise) {
     if (asyncId === undefined) {
       // Created before any hook was enabled: it gets its id now, so that
       // before and after still fire for it (as in Node.js).
-      asyncId = newAsyncId();
-      stampPromiseLazily(promise, asyncId, defaultTriggerAsyncId());
+      asyncId = stampPromiseLazily(promise, newAsyncId(),
+                                   defaultTriggerAsyncId());
     }
-    pushAsyncContext(asyncId, promiseTriggerIdOf(promise), promise);
-    emitBefore(asyncId);
+    if (asyncId !== undefined) {
+      pushAsyncContext(asyncId, promiseTriggerIdOf(promise), promise);
+      emitBefore(asyncId);
+    }
   }
 }
 
+// Gives a promise its ids after its creation; returns the async id, or
+// undefined if the promise cannot take them.
 function stampPromiseLazily(promise, asyncId, triggerId) {
   if (promiseStateOf(promise)) {
     setPromiseIds(promise, asyncId, triggerId);
-  } else {
-    stampPromise(promise, undefined, asyncId, triggerId);
+    return asyncId;
   }
+  try {
+    stampPromise(promise, undefined, asyncId, triggerId);
+  } catch {
+    // Newer V8 versions refuse new private fields on an object made
+    // non-extensible (by its holder, after creation): no id, no events.
+    return undefined;
+  }
+  return asyncId;
 }
 
 function promiseAfterHook(promise) {
