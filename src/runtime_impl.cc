@@ -258,7 +258,10 @@ void RuntimeImpl::SetResource(ContextState* state,
                               size_t index,
                               v8::Local<v8::Value> resource) {
   v8::Local<v8::Array> resources = state->resources.Get(isolate());
-  if (resources.IsEmpty())
+  // Only within its length, where every element exists (the JavaScript layer
+  // grows it before it pushes deeper): a store past the end would look for
+  // a setter on Array.prototype.
+  if (resources.IsEmpty() || index >= resources->Length())
     return;
   (void)resources->Set(context, static_cast<uint32_t>(index), resource)
       .IsNothing();

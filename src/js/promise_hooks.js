@@ -8,16 +8,17 @@
 // (frames.js): user code can neither read nor change them.
 
 // Frames saved by `before`, restored by `after` (jobs do not nest, but a
-// host may run a checkpoint inside a job). A null-prototype list with its
-// own top index.
+// host may run a checkpoint inside a job). A list (newList) with its own
+// top index.
 let savedFrames = newList(16);
 let savedTop = 0;
 const kNoSwap = ObjectFreeze({__proto__: null});
 
 function saveFrame(frame) {
   if (savedTop === savedFrames.length) {
-    // Past the end of a null-prototype list: no setter can run.
-    savedFrames[savedFrames.length] = undefined;
+    const bigger = newList(savedFrames.length * 2);
+    for (let i = 0; i < savedTop; i++) bigger[i] = savedFrames[i];
+    savedFrames = bigger;
   }
   savedFrames[savedTop++] = frame;
 }
