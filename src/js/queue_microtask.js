@@ -3,9 +3,11 @@
 // queueMicrotask. V8 10.2 runs a function queued with EnqueueMicrotask in
 // whatever frame is current and resets nothing after it, so a bare callback
 // would see a frame left by the job before it, and an enterWith inside it
-// would leak into the next ones. Every callback therefore runs through one
-// shared runner, queued in its place; the callbacks and their frames wait
-// in a FIFO here (no closure per microtask). The runner enters the
+// would leak into the next ones. So unless nothing can leave a frame behind
+// (the root frame, no hook, and no AsyncLocalStorage in this context: then
+// the bare callback is queued, the fast path), every callback runs through
+// one shared runner, queued in its place; the callbacks and their frames
+// wait in a FIFO here (no closure per microtask). The runner enters the
 // callback's frame (or makes sure the root is current) and restores it
 // after. With a hook enabled, each callback gets a Microtask resource and
 // its own wrapper. On V8 versions that propagate the frame through
