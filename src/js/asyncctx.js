@@ -1102,6 +1102,8 @@
     frameWith,
     invalidArgType,
     resetAfterTermination,
+    // For the node:async_hooks module (src/node_module.cc).
+    asyncHooks,
     // For the C++ error helpers (include/asyncctx/errors.h).
     makeNodeError(kind, code, message) {
       const Ctor = kind === 1 ? TypeError : kind === 2 ? RangeError : Error;
