@@ -36,12 +36,13 @@
     return typeof value + ':' + String(value);
   }
 
-  // The probe. Records the execution ids (unless a hook is enabled) and the
+  // The probe. Records the execution ids (unless a hook is enabled, or the
+  // program is in the Node dialect, test/fuzz/gen.py) and the
   // value of every AsyncLocalStorage and AsyncContext.Variable.
   function makeProbe(e) {
     return function P(label, extra) {
       let line = label;
-      if (!e.hooked) line += ' ' + e.ids();
+      if (!e.hooked && !e.noIds) line += ' ' + e.ids();
       line += ' |';
       for (const s of e.S) line += ' ' + formatValue(s.getStore());
       line += ' |';
@@ -62,6 +63,7 @@
     if (index >= programs.length) return;
     const program = programs[index];
     env = runtime.environment(['#B ' + program.seed], program.hooked);
+    env.noIds = program.ids === false;
     env.P = makeProbe(env);
     runtime.start(env, program.main);
   }
