@@ -12,6 +12,11 @@
 
 namespace asyncctx {
 namespace shell {
+namespace {
+
+constexpr int kUnsettledTopLevelAwait = 13;
+
+}  // namespace
 
 Shell::Shell(v8::Isolate* isolate,
              v8::Platform* platform,
@@ -25,6 +30,7 @@ Shell::~Shell() {
   v8::HandleScope handle_scope(isolate_);
   loop_.reset();
   timers_.reset();
+  modules_.reset();
   lifecycle_.reset();
   context_.Reset();
   runtime_.reset();
@@ -67,6 +73,7 @@ bool Shell::Initialize() {
   timers_ = std::make_unique<Timers>(isolate_, loop_.get());
   lifecycle_ =
       std::make_unique<Lifecycle>(isolate_, runtime_.get(), &reporter_);
+  modules_ = std::make_unique<ModuleLoader>(isolate_, &reporter_);
 
   v8::TryCatch try_catch(isolate_);
   bool installed = runtime_->Install(context).FromMaybe(false) &&
@@ -91,7 +98,10 @@ int Shell::Run(const std::vector<SourceFile>& files) {
   for (const SourceFile& file : files) {
     {
       v8::TryCatch try_catch(isolate_);
-      if (RunScript(context, file.name, file.contents).IsEmpty())
+      bool ok = file.is_module
+                    ? modules_->RunMain(context, file.name, file.contents)
+                    : !RunScript(context, file.name, file.contents).IsEmpty();
+      if (!ok)
         reporter_.ReportTryCatch(context, try_catch);
     }
     if (reporter_.failed())
@@ -109,8 +119,17 @@ int Shell::Run(const std::vector<SourceFile>& files) {
     if (!loop_->alive())
       break;
   }
-  if (!reporter_.failed())
-    lifecycle_->Dispatch(context, "unload");
+  if (reporter_.failed())
+    return reporter_.exit_code();
+  // Node's exit code 13: the loop drained while a module still awaited.
+  std::string unsettled = modules_->UnsettledTopLevelAwait();
+  lifecycle_->Dispatch(context, "unload");
+  if (!unsettled.empty() && !reporter_.failed()) {
+    fflush(stdout);
+    fprintf(stderr, "Warning: Detected unsettled top-level await at %s\n",
+            unsettled.c_str());
+    return kUnsettledTopLevelAwait;
+  }
   return reporter_.exit_code();
 }
 
