@@ -13,7 +13,8 @@ Two kinds of files, found anywhere under test/js/:
 
   *_expect.js  One case each (*_expect.mjs: an ES module), run alone (no
                harness) to check what the shell itself does: exit codes,
-               uncaught errors, stderr. Header comments at the top of the file say what to expect:
+               uncaught errors, stderr. Header comments at the top of the
+               file say what to expect:
                    // expect-exit: 1            (default 0)
                    // expect-stderr: REGEX      (Python regex; may repeat)
                    // expect-stdout: REGEX      (may repeat)
