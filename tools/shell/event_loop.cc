@@ -200,6 +200,8 @@ void EventLoop::Run() {
       RunImmediates();
     }
     RunPlatformTasks();
+    if (between_iterations_ && !reporter_->failed())
+      between_iterations_(context_.Get(isolate_));
     if (reporter_->failed() || !alive())
       break;
     // Only timers are left: nothing can happen before the first is due.

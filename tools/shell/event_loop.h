@@ -6,7 +6,9 @@
 //   2. runs the immediates queued before this phase began (ones queued while
 //      it runs wait for the next iteration, as in Node);
 //   3. runs the tasks V8 and asyncctx posted to the platform (GC follow-ups,
-//      asyncctx's batched destroy hooks). Those never keep the loop alive.
+//      asyncctx's batched destroy hooks). Those never keep the loop alive;
+//   4. runs the host's between-iterations work (the shell's
+//      `rejectionhandled` events).
 //
 // and sleeps until the next timer is due when nothing else is pending. The
 // loop ends when no ref'd timer or immediate is left, or after a fatal error.
@@ -27,10 +29,12 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <memory>
 #include <set>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "asyncctx/async_resource.h"
@@ -154,6 +158,12 @@ class EventLoop {
 
   // Runs iterations until no ref'd work is left or a fatal error happened.
   void Run();
+  // Work to run at the end of every iteration (step 4 above), in a
+  // HandleScope with the loop's context entered.
+  void set_between_iterations(
+      std::function<void(v8::Local<v8::Context>)> work) {
+    between_iterations_ = std::move(work);
+  }
   // Whether ref'd timers or immediates are pending.
   bool alive() const { return ref_count_ > 0; }
 
@@ -185,6 +195,7 @@ class EventLoop {
   v8::Platform* const platform_;
   asyncctx::Runtime* const runtime_;
   ErrorReporter* const reporter_;
+  std::function<void(v8::Local<v8::Context>)> between_iterations_;
 
   // Every task alive; a task's owner_position_ points at its entry.
   std::list<std::unique_ptr<Task>> tasks_;

@@ -31,7 +31,8 @@ Shell::~Shell() {
   loop_.reset();
   timers_.reset();
   modules_.reset();
-  lifecycle_.reset();
+  reporter_.set_events(nullptr);
+  events_.reset();
   context_.Reset();
   runtime_.reset();
   // A fatal error left termination pending; the isolate is disposed next and
@@ -52,7 +53,7 @@ bool Shell::Initialize() {
   options.on_unhandled_rejection = [this](v8::Local<v8::Context> context,
                                           v8::Local<v8::Promise> promise,
                                           v8::Local<v8::Value> reason) {
-    reporter_.ReportUnhandledRejection(context, reason);
+    reporter_.ReportUnhandledRejection(context, promise, reason);
   };
   options.on_hook_error = [this](v8::Isolate* isolate,
                                  const asyncctx::HookError& error) {
@@ -71,8 +72,8 @@ bool Shell::Initialize() {
   loop_ = std::make_unique<EventLoop>(isolate_, context, platform_,
                                       runtime_.get(), &reporter_);
   timers_ = std::make_unique<Timers>(isolate_, loop_.get());
-  lifecycle_ =
-      std::make_unique<Lifecycle>(isolate_, runtime_.get(), &reporter_);
+  events_ =
+      std::make_unique<GlobalEvents>(isolate_, runtime_.get(), &reporter_);
   modules_ = std::make_unique<ModuleLoader>(isolate_, &reporter_);
 
   v8::TryCatch try_catch(isolate_);
@@ -80,13 +81,17 @@ bool Shell::Initialize() {
                    InstallConsole(context, &reporter_) &&
                    InstallPerformance(context, origin_) &&
                    InstallLoad(context) && timers_->Install(context) &&
-                   lifecycle_->Install(context) &&
+                   events_->Install(context) &&
                    (!bench_natives_ || InstallBenchNatives(context));
   if (!installed) {
     fputs("asyncctx_shell: could not install the globals\n", stderr);
     reporter_.ReportTryCatch(context, try_catch);
     return false;
   }
+  reporter_.set_events(events_.get());
+  loop_->set_between_iterations([this](v8::Local<v8::Context> context) {
+    events_->DispatchRejectionHandled(context);
+  });
   return true;
 }
 
@@ -115,7 +120,10 @@ int Shell::Run(const std::vector<SourceFile>& files) {
     loop_->Run();
     if (reporter_.failed())
       break;
-    lifecycle_->Dispatch(context, "beforeunload");
+    events_->DispatchRejectionHandled(context);
+    if (reporter_.failed())
+      break;
+    events_->DispatchLifecycle(context, "beforeunload");
     if (!loop_->alive())
       break;
   }
@@ -123,7 +131,7 @@ int Shell::Run(const std::vector<SourceFile>& files) {
     return reporter_.exit_code();
   // Node's exit code 13: the loop drained while a module still awaited.
   std::string unsettled = modules_->UnsettledTopLevelAwait();
-  lifecycle_->Dispatch(context, "unload");
+  events_->DispatchLifecycle(context, "unload");
   if (!unsettled.empty() && !reporter_.failed()) {
     fflush(stdout);
     fprintf(stderr, "Warning: Detected unsettled top-level await at %s\n",

@@ -26,7 +26,7 @@
 #include "asyncctx/runtime.h"
 #include "tools/shell/error_reporter.h"
 #include "tools/shell/event_loop.h"
-#include "tools/shell/lifecycle.h"
+#include "tools/shell/global_events.h"
 #include "tools/shell/modules.h"
 #include "tools/shell/performance.h"
 #include "tools/shell/timers.h"
@@ -73,7 +73,7 @@ class Shell {
   v8::Global<v8::Context> context_;
   std::unique_ptr<EventLoop> loop_;
   std::unique_ptr<Timers> timers_;
-  std::unique_ptr<Lifecycle> lifecycle_;
+  std::unique_ptr<GlobalEvents> events_;
   std::unique_ptr<ModuleLoader> modules_;
   bool bench_natives_ = false;
 };
