@@ -229,7 +229,14 @@ void EventLoop::RunTimers() {
 }
 
 void EventLoop::RunImmediates() {
-  if (immediates_.empty())
+  // Node emits the destroy hooks queued by emitDestroy() (and by GC) from a
+  // native immediate that runs before the JavaScript immediates of each
+  // check phase; do the same rather than wait for the platform task.
+  runtime_->EmitPendingDestroys();
+  if (reporter_->failed())
+    return;
+  runtime_->RunMicrotasks(context_.Get(isolate_));
+  if (immediates_.empty() || reporter_->failed())
     return;
   const uint64_t last = immediates_.back()->sequence_;
   while (!reporter_->failed() && !immediates_.empty() &&

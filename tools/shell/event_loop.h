@@ -3,8 +3,10 @@
 // EventLoop: the shell's event loop, ordered like Node.js's. Each iteration
 //
 //   1. runs the timers that are due, by due time and then creation order;
-//   2. runs the immediates queued before this phase began (ones queued while
-//      it runs wait for the next iteration, as in Node);
+//   2. emits the pending destroy hooks (Runtime::EmitPendingDestroys), then
+//      runs the immediates queued before this phase began (ones queued while
+//      it runs wait for the next iteration, as in Node, whose destroy hooks
+//      also run from a native immediate ahead of the JavaScript ones);
 //   3. runs the tasks V8 and asyncctx posted to the platform (GC follow-ups,
 //      asyncctx's batched destroy hooks). Those never keep the loop alive;
 //   4. runs the host's between-iterations work (the shell's
