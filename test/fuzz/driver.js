@@ -54,6 +54,7 @@
 
   function next() {
     if (env !== null) {
+      for (const cleanup of env.cleanup) cleanup();
       runtime.finish(env);
       env.lines.push('#E ' + programs[index].seed);
       runtime.print(env.lines.join('\n'));
@@ -64,6 +65,7 @@
     const program = programs[index];
     env = runtime.environment(['#B ' + program.seed], program.hooked);
     env.noIds = program.ids === false;
+    env.cleanup = [];
     env.P = makeProbe(env);
     runtime.start(env, program.main);
   }

@@ -65,7 +65,7 @@ class Options:
 def make_program(seed, opts):
     return gen.Program(seed, ambiguous_thenables=opts.ambiguous,
                        dialect="node" if opts.oracle == "node" else
-                       "asyncctx")
+                       "asyncctx", extended=opts.extended)
 
 
 def batch_source(programs, side, opts):
@@ -470,6 +470,11 @@ def main():
                         help="run the first N programs each in a process "
                              "of its own (the first use of the API in a "
                              "fresh isolate; default 0, 25 with --ci)")
+    parser.add_argument("--extended", action="store_true",
+                        help="also generate the shapes added for issue 10 "
+                             "(enterWith at the top of bare microtasks, "
+                             "stack overflows, overridden and patched "
+                             "runInAsyncScope)")
     parser.add_argument("--keep-temp", action="store_true")
     parser.add_argument("-v", "--verbose", action="store_true")
     opts = parser.parse_args()

@@ -119,15 +119,17 @@ DIALECTS = ("asyncctx", "node")
 
 class Program:
     def __init__(self, seed, ambiguous_thenables=False, size=None,
-                 dialect="asyncctx", enter_with_anywhere=False):
+                 dialect="asyncctx", extended=False):
         assert dialect in DIALECTS
         self.seed = seed
         self.rng = random.Random(seed)
         self.ambiguous = ambiguous_thenables
         self.node = dialect == "node"
-        # enterWith at the top of a bare queueMicrotask callback: the
-        # callback's frame is restored after it (issue 10 item 1).
-        self.enter_with_anywhere = enter_with_anywhere
+        # The shapes added for issue 10: enterWith at the top of a bare
+        # queueMicrotask callback (its frame is restored after it), stack
+        # overflows, overridden and patched runInAsyncScope.
+        self.extended = extended
+        self.enter_with_anywhere = extended
         self.blocks = []
         self.n = 0
         rng = self.rng
@@ -144,6 +146,11 @@ class Program:
                                        "promiseResolve")
                            if rng.random() < 0.5] if self.hooked else []
         self.defaults = [rng.random() < 0.3 for _ in range(self.n_als)]
+        # APM tools patch AsyncResource.prototype.runInAsyncScope; bind()
+        # and the AsyncLocalStorage helpers must call the patched method.
+        # (Not in the Node dialect: Node's own internals call it too.)
+        self.patched = (self.extended and not self.node and
+                        rng.random() < 0.1)
         self.var_defaults = [rng.random() < 0.5 for _ in range(self.n_var)]
         self.K = []  # kinds of captured callables, by index
         # While generating the body of a captured function: it must not call
@@ -244,6 +251,7 @@ class Program:
             ("macrotask", 3 * nested),
             ("resource", 1),
             ("invalid", 0.5),
+            ("overflow", 0.3 if self.extended else 0),
             ("consume", 5 * nested),
             ("generator", 1 * nested),
             ("await", 10 if ctx.is_async else 0),
@@ -293,6 +301,8 @@ class Program:
         rng = self.rng
         kinds = ["run", "run", "run", "runArgs", "exit", "resource", "bind",
                  "alsBind", "alsSnapshot"]
+        if self.extended:
+            kinds += ["traced"]
         if not self.node:
             kinds += ["snapshot", "wrap"]
         if self.n_var:
@@ -326,6 +336,10 @@ class Program:
                 self.label("R"), self.resource_options()), fn, ")")
         if kind == "bind":
             return J("AsyncResource.bind(", fn, ")()")
+        if kind == "traced":
+            how = rng.choice([".bind(", ".runInAsyncScope("])
+            return J(self.traced_resource() + how, fn,
+                     ")()" if how == ".bind(" else ")")
         if kind == "alsBind":
             return J("AsyncLocalStorage.bind(", fn, ")()")
         if kind == "alsSnapshot":
@@ -344,6 +358,10 @@ class Program:
             return J("K[%d](" % k, fn, ")")
         if kind == "resource":
             return J("K[%d].runInAsyncScope(" % k, fn, ")")
+        if kind == "traced":
+            if self.rng.random() < 0.5:
+                return J("K[%d].runInAsyncScope(" % k, fn, ")")
+            return J("K[%d].bind(" % k, fn, ")()")
         # wrap / bind: the captured function calls its argument last.
         return J("K[%d](" % k, fn, ")")
 
@@ -361,8 +379,11 @@ class Program:
         rng = self.rng
         k = len(self.K)
         kind = rng.choice(["alsSnapshot", "resource", "bind", "bind"] +
+                          (["traced"] if self.extended else []) +
                           ([] if self.node else ["snapshot", "wrap"]))
         self.K.append(kind)
+        if kind == "traced":
+            return "K[%d] = %s;" % (k, self.traced_resource())
         if kind == "snapshot":
             return "K[%d] = new AsyncContext.Snapshot();" % k
         if kind == "alsSnapshot":
@@ -406,6 +427,33 @@ class Program:
                 "clearImmediate"
             return J("%s(" % clear, call, ");")
         return J(call, ";")
+
+    def st_overflow(self, ctx):
+        """A stack overflow, caught: while creating promises, inside run,
+        or through nested runInAsyncScope calls. Nothing may be left behind
+        (frame, execution stack), and the error is an ordinary RangeError."""
+        label = self.label("o")
+        kind = self.rng.choice(["promise", "promise", "run", "resource"])
+        if kind == "promise":
+            body = "(function f() {\n    Promise.resolve();\n    f();\n  })();"
+        elif kind == "run":
+            body = ("%s.run(%s, () => (function f() {\n    Promise.resolve();"
+                    "\n    f();\n  })());" % (self.als(), self.value()))
+        else:
+            body = ("const r = new AsyncResource('%s');\n"
+                    "  const g = () => r.runInAsyncScope(g);\n  g();"
+                    % self.label("R"))
+        return ("try {\n  %s\n} catch (e) {\n  P('%s', e.name);\n}" %
+                (body, label))
+
+    def traced_resource(self):
+        """A resource whose class overrides runInAsyncScope, as APM tools
+        do: bind() must call the override."""
+        return ("new (class extends AsyncResource {\n"
+                "  runInAsyncScope(fn, thisArg, ...args) {\n"
+                "    P('%s');\n"
+                "    return super.runInAsyncScope(fn, thisArg, ...args);\n"
+                "  }\n})('%s')" % (self.label("o"), self.label("R")))
 
     def st_resource(self, ctx):
         if self.hooked or self.node:
@@ -703,6 +751,17 @@ class Program:
             callbacks = ", ".join("%s() {}" % k for k in self.hook_kinds)
             lines.append("$.hook = asyncHooks.createHook({%s}).enable();" %
                          callbacks)
+        if self.patched:
+            lines.append(
+                "const $original = AsyncResource.prototype.runInAsyncScope;\n"
+                "$.cleanup.push(() => {\n"
+                "  AsyncResource.prototype.runInAsyncScope = $original;\n"
+                "});\n"
+                "AsyncResource.prototype.runInAsyncScope = "
+                "function(fn, thisArg, ...args) {\n"
+                "  P('patched');\n"
+                "  return $original.call(this, fn, thisArg, ...args);\n"
+                "};")
         stores = []
         for i, has_default in enumerate(self.defaults):
             stores.append("new AsyncLocalStorage(%s)" % (
