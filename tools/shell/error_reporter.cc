@@ -8,7 +8,7 @@
 
 #include "tools/shell/bindings.h"
 #include "tools/shell/global_events.h"
-#include "tools/shell/inspect.h"
+#include "tools/shell/inspect/inspect.h"
 #include "v8-object.h"
 #include "v8-primitive.h"
 

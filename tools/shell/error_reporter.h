@@ -24,6 +24,7 @@
 #define TOOLS_SHELL_ERROR_REPORTER_H_
 
 #include "asyncctx/runtime.h"
+#include "tools/shell/inspect/console.h"
 #include "v8-context.h"
 #include "v8-exception.h"
 #include "v8-isolate.h"
@@ -36,7 +37,7 @@ namespace shell {
 
 class GlobalEvents;
 
-class ErrorReporter {
+class ErrorReporter : public ConsoleHost {
  public:
   explicit ErrorReporter(v8::Isolate* isolate) : isolate_(isolate) {}
 
@@ -71,6 +72,8 @@ class ErrorReporter {
 
   // True once a fatal error happened; the shell then stops.
   bool failed() const { return failed_; }
+  // ConsoleHost: the console goes quiet after a fatal error.
+  bool OutputEnabled() const override { return !failed_; }
   int exit_code() const { return failed_ ? 1 : 0; }
 
  private:

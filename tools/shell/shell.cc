@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "tools/shell/bench_natives.h"
-#include "tools/shell/console.h"
+#include "tools/shell/inspect/console.h"
 #include "tools/shell/script.h"
 #include "v8-exception.h"
 #include "v8-local-handle.h"

@@ -1,15 +1,14 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
 
-#include "tools/shell/console.h"
+#include "tools/shell/inspect/console.h"
 
 #include <cstdio>
 #include <set>
 #include <vector>
 
 #include "tools/shell/bindings.h"
-#include "tools/shell/error_reporter.h"
-#include "tools/shell/inspect.h"
-#include "tools/shell/inspect_primitives.h"
+#include "tools/shell/inspect/inspect.h"
+#include "tools/shell/inspect/inspect_primitives.h"
 #include "v8-container.h"
 #include "v8-debug.h"
 #include "v8-exception.h"
@@ -26,7 +25,7 @@ namespace {
 
 // Every console method gets this array as its data: the context's original
 // parseInt and parseFloat, which %i and %f use, captured before user code
-// could replace them, and the shell's ErrorReporter.
+// could replace them, and the ConsoleHost.
 enum ConsoleData { kParseInt, kParseFloat, kReporter, kDataLength };
 
 v8::Maybe<std::string> Format(v8::Local<v8::Context> context,
@@ -46,8 +45,8 @@ void Write(const v8::FunctionCallbackInfo<v8::Value>& info,
           ->Get(info.GetIsolate()->GetCurrentContext(), kReporter)
           .ToLocal(&reporter) &&
       reporter->IsExternal() &&
-      static_cast<const ErrorReporter*>(reporter.As<v8::External>()->Value())
-          ->failed()) {
+      !static_cast<const ConsoleHost*>(reporter.As<v8::External>()->Value())
+           ->OutputEnabled()) {
     return;
   }
   fwrite(text.data(), 1, text.size(), stream);
@@ -421,8 +420,7 @@ v8::Maybe<std::string> FormatArguments(
                 Arguments(info, 0));
 }
 
-bool InstallConsole(v8::Local<v8::Context> context,
-                    const ErrorReporter* reporter) {
+bool InstallConsole(v8::Local<v8::Context> context, const ConsoleHost* host) {
   v8::Isolate* isolate = context->GetIsolate();
   v8::Local<v8::Object> global = context->Global();
   v8::Local<v8::Value> parse_int;
@@ -436,7 +434,7 @@ bool InstallConsole(v8::Local<v8::Context> context,
   // The External only carries the pointer; nothing writes through it.
   v8::Local<v8::Value> values[kDataLength] = {
       parse_int, parse_float,
-      v8::External::New(isolate, const_cast<ErrorReporter*>(reporter))};
+      v8::External::New(isolate, const_cast<ConsoleHost*>(host))};
   v8::Local<v8::Array> data = v8::Array::New(isolate, values, kDataLength);
 
   v8::Local<v8::Object> console = v8::Object::New(isolate);

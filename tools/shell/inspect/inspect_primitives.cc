@@ -1,6 +1,6 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
 
-#include "tools/shell/inspect_primitives.h"
+#include "tools/shell/inspect/inspect_primitives.h"
 
 #include <cmath>
 #include <cstdint>

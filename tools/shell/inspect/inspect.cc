@@ -5,7 +5,7 @@
 // that the two can be compared function by function; the names in comments
 // are Node's.
 
-#include "tools/shell/inspect.h"
+#include "tools/shell/inspect/inspect.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "tools/shell/bindings.h"
-#include "tools/shell/inspect_primitives.h"
+#include "tools/shell/inspect/inspect_primitives.h"
 #include "v8-array-buffer.h"
 #include "v8-container.h"
 #include "v8-date.h"
