@@ -19,8 +19,8 @@
 //
 // Every timer and immediate is an asyncctx::AsyncResource ("Timeout",
 // "Immediate") created when JavaScript schedules it, with the JavaScript
-// Timeout/Immediate object as its resource, and every firing runs through an
-// asyncctx::CallbackScope (in RunTask(), the one place that does): the
+// Timeout/Immediate object as its resource, and every firing runs through
+// asyncctx::MakeCallback (in RunTask(), the one place that does): the
 // callback sees the context frame captured at scheduling, its async id and
 // trigger id, and the microtask checkpoint runs after it. The resource is
 // destroyed (emitting `destroy`) when the work is cleared or, for a one-shot
