@@ -35,10 +35,10 @@
 #include <list>
 #include <memory>
 #include <set>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "asyncctx/async_resource.h"
 #include "asyncctx/runtime.h"
 #include "v8-context.h"
@@ -202,7 +202,7 @@ class EventLoop {
   // Every task alive; a task's owner_position_ points at its entry.
   std::list<std::unique_ptr<Task>> tasks_;
   std::set<Task*, DueOrder> timers_;
-  std::unordered_map<double, Task*> timers_by_id_;
+  absl::flat_hash_map<double, Task*> timers_by_id_;
   std::list<Task*> immediates_;
   uint64_t next_sequence_ = 1;
   // Scheduled tasks that are ref'd.

@@ -3,9 +3,10 @@
 #include "tools/shell/inspect/console.h"
 
 #include <cstdio>
-#include <set>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
 #include "tools/shell/bindings.h"
 #include "tools/shell/inspect/inspect.h"
 #include "tools/shell/inspect/inspect_primitives.h"
@@ -59,47 +60,48 @@ void Write(const v8::FunctionCallbackInfo<v8::Value>& info,
 
 // Node's builtInObjects: the global constructors whose toString() %s trusts.
 bool IsBuiltInConstructorName(const std::string& name) {
-  static const std::set<std::string> kNames = {"AggregateError",
-                                               "Array",
-                                               "ArrayBuffer",
-                                               "BigInt",
-                                               "BigInt64Array",
-                                               "BigUint64Array",
-                                               "Boolean",
-                                               "DataView",
-                                               "Date",
-                                               "Error",
-                                               "EvalError",
-                                               "FinalizationRegistry",
-                                               "Float32Array",
-                                               "Float64Array",
-                                               "Function",
-                                               "Int16Array",
-                                               "Int32Array",
-                                               "Int8Array",
-                                               "Map",
-                                               "Number",
-                                               "Object",
-                                               "Promise",
-                                               "Proxy",
-                                               "RangeError",
-                                               "ReferenceError",
-                                               "RegExp",
-                                               "Set",
-                                               "SharedArrayBuffer",
-                                               "String",
-                                               "Symbol",
-                                               "SyntaxError",
-                                               "TypeError",
-                                               "URIError",
-                                               "Uint16Array",
-                                               "Uint32Array",
-                                               "Uint8Array",
-                                               "Uint8ClampedArray",
-                                               "WeakMap",
-                                               "WeakRef",
-                                               "WeakSet"};
-  return kNames.count(name) != 0;
+  static const auto* const kNames =
+      new absl::flat_hash_set<std::string>({"AggregateError",
+                                            "Array",
+                                            "ArrayBuffer",
+                                            "BigInt",
+                                            "BigInt64Array",
+                                            "BigUint64Array",
+                                            "Boolean",
+                                            "DataView",
+                                            "Date",
+                                            "Error",
+                                            "EvalError",
+                                            "FinalizationRegistry",
+                                            "Float32Array",
+                                            "Float64Array",
+                                            "Function",
+                                            "Int16Array",
+                                            "Int32Array",
+                                            "Int8Array",
+                                            "Map",
+                                            "Number",
+                                            "Object",
+                                            "Promise",
+                                            "Proxy",
+                                            "RangeError",
+                                            "ReferenceError",
+                                            "RegExp",
+                                            "Set",
+                                            "SharedArrayBuffer",
+                                            "String",
+                                            "Symbol",
+                                            "SyntaxError",
+                                            "TypeError",
+                                            "URIError",
+                                            "Uint16Array",
+                                            "Uint32Array",
+                                            "Uint8Array",
+                                            "Uint8ClampedArray",
+                                            "WeakMap",
+                                            "WeakRef",
+                                            "WeakSet"});
+  return kNames->contains(name);
 }
 
 // Node's hasBuiltInToString: %s inspects objects whose toString() comes from
@@ -302,10 +304,9 @@ void Trace(const v8::FunctionCallbackInfo<v8::Value>& info) {
                                ? std::string()
                                : ToUtf8(isolate, function_name);
     std::string location =
-        (script_name.IsEmpty() ? std::string("<anonymous>")
-                               : ToUtf8(isolate, script_name)) +
-        ":" + std::to_string(frame->GetLineNumber()) + ":" +
-        std::to_string(frame->GetColumn());
+        absl::StrCat(script_name.IsEmpty() ? std::string("<anonymous>")
+                                           : ToUtf8(isolate, script_name),
+                     ":", frame->GetLineNumber(), ":", frame->GetColumn());
     text += "\n    at " +
             (function.empty() ? location : function + " (" + location + ")");
   }

@@ -14,6 +14,9 @@
 #include <optional>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "tools/shell/bindings.h"
 #include "tools/shell/inspect/inspect_primitives.h"
 #include "v8-array-buffer.h"
@@ -63,20 +66,13 @@ bool IsIdentifier(const std::string& key) {
   return true;
 }
 
-std::string Join(const std::vector<std::string>& parts,
-                 const std::string& separator) {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0)
-      out += separator;
-    out += parts[i];
-  }
-  return out;
+// "3 more items", "1 more byte".
+std::string Count(uint64_t count, const char* noun) {
+  return absl::StrCat(count, " ", noun, count == 1 ? "" : "s");
 }
 
 std::string MoreItems(uint64_t remaining) {
-  return "... " + std::to_string(remaining) + " more item" +
-         (remaining > 1 ? "s" : "");
+  return absl::StrCat("... ", Count(remaining, "more item"));
 }
 
 // Node's getPrefix: `Foo `, `Map(2) `, `[Object: null prototype] `.
@@ -239,7 +235,7 @@ bool Inspector::FormatValue(v8::Local<v8::Value> value,
   }
   for (const v8::Local<v8::Object>& seen : seen_) {
     if (seen == object) {
-      *out = "[Circular *" + std::to_string(CircularIndex(object, true)) + "]";
+      *out = absl::StrCat("[Circular *", CircularIndex(object, true), "]");
       return true;
     }
   }
@@ -254,8 +250,7 @@ bool Inspector::FormatPrimitive(v8::Local<v8::Value> value, std::string* out) {
     if (text.size() > static_cast<size_t>(kMaxStringLength)) {
       size_t remaining = text.size() - kMaxStringLength;
       text.resize(kMaxStringLength);
-      trailer = "... " + std::to_string(remaining) + " more character" +
-                (remaining > 1 ? "s" : "");
+      trailer = absl::StrCat("... ", Count(remaining, "more character"));
     }
     // Long multi-line strings are split after each newline, one quoted piece
     // per line joined with `+`.
@@ -270,7 +265,9 @@ bool Inspector::FormatPrimitive(v8::Local<v8::Value> value, std::string* out) {
         lines.push_back(QuoteString(text.substr(start, end - start)));
         start = end;
       }
-      *out = Join(lines, " +\n" + Spaces(indentation_ + 2)) + trailer;
+      *out = absl::StrCat(
+          absl::StrJoin(lines, absl::StrCat(" +\n", Spaces(indentation_ + 2))),
+          trailer);
       return true;
     }
     *out = QuoteString(text) + trailer;
@@ -443,7 +440,7 @@ bool Inspector::FormatRaw(v8::Local<v8::Object> object,
     uint32_t length = object.As<v8::Array>()->Length();
     std::string prefix = (constructor != std::string("Array") || !tag.empty())
                              ? GetPrefix(constructor, tag, "Array",
-                                         "(" + std::to_string(length) + ")")
+                                         absl::StrCat("(", length, ")"))
                              : "";
     open = prefix + "[";
     close = "]";
@@ -460,7 +457,7 @@ bool Inspector::FormatRaw(v8::Local<v8::Object> object,
     size_t size =
         is_set ? object.As<v8::Set>()->Size() : object.As<v8::Map>()->Size();
     std::string prefix = GetPrefix(constructor, tag, is_set ? "Set" : "Map",
-                                   "(" + std::to_string(size) + ")");
+                                   absl::StrCat("(", size, ")"));
     if (size == 0 && keys.empty()) {
       *out = prefix + "{}";
       return true;
@@ -475,9 +472,9 @@ bool Inspector::FormatRaw(v8::Local<v8::Object> object,
     if (!constructor) {
       fallback = ToUtf8(isolate_, object->GetConstructorName());
     }
-    open = GetPrefix(constructor, tag, fallback,
-                     "(" + std::to_string(length) + ")") +
-           "[";
+    open =
+        GetPrefix(constructor, tag, fallback, absl::StrCat("(", length, ")")) +
+        "[";
     close = "]";
     if (length == 0 && keys.empty()) {
       *out = open + "]";
@@ -634,7 +631,7 @@ bool Inspector::FormatRaw(v8::Local<v8::Object> object,
 
   int index = CircularIndex(object, false);
   if (index != 0) {
-    std::string reference = "<ref *" + std::to_string(index) + ">";
+    std::string reference = absl::StrCat("<ref *", index, ">");
     base = base.empty() ? reference : reference + " " + base;
   }
   *out = ReduceToSingleString(std::move(output), base, open, close, extras,
@@ -768,8 +765,7 @@ bool Inspector::FormatSparseArray(v8::Local<v8::Array> array,
     uint64_t position = static_cast<uint64_t>(key.As<v8::Number>()->Value());
     if (position != next) {
       uint64_t empty = position - next;
-      output->push_back("<" + std::to_string(empty) + " empty item" +
-                        (empty > 1 ? "s" : "") + ">");
+      output->push_back(absl::StrCat("<", Count(empty, "empty item"), ">"));
       next = position;
       if (output->size() == kMaxArrayLength)
         break;
@@ -783,8 +779,7 @@ bool Inspector::FormatSparseArray(v8::Local<v8::Array> array,
   uint64_t remaining = array->Length() - next;
   if (output->size() != kMaxArrayLength) {
     if (remaining > 0) {
-      output->push_back("<" + std::to_string(remaining) + " empty item" +
-                        (remaining > 1 ? "s" : "") + ">");
+      output->push_back(absl::StrCat("<", Count(remaining, "empty item"), ">"));
     }
   } else if (remaining > 0) {
     output->push_back(MoreItems(remaining));
@@ -875,18 +870,13 @@ void Inspector::FormatArrayBuffer(v8::Local<v8::ArrayBuffer> buffer,
   const auto* bytes = static_cast<const unsigned char*>(store->Data());
   size_t length = buffer->ByteLength();
   size_t shown = std::min<size_t>(length, kMaxArrayLength);
-  std::string hex;
-  char digits[4];
-  for (size_t i = 0; i < shown; ++i) {
-    snprintf(digits, sizeof(digits), i == 0 ? "%02x" : " %02x", bytes[i]);
-    hex += digits;
-  }
-  if (length > shown) {
-    size_t remaining = length - shown;
-    hex += " ... " + std::to_string(remaining) + " more byte" +
-           (remaining > 1 ? "s" : "");
-  }
-  output->push_back("[Uint8Contents]: <" + hex + ">");
+  std::string hex = absl::StrJoin(bytes, bytes + shown, " ",
+                                  [](std::string* out, unsigned char byte) {
+                                    absl::StrAppendFormat(out, "%02x", byte);
+                                  });
+  if (length > shown)
+    absl::StrAppend(&hex, " ... ", Count(length - shown, "more byte"));
+  output->push_back(absl::StrCat("[Uint8Contents]: <", hex, ">"));
 }
 
 bool Inspector::FunctionBase(v8::Local<v8::Function> function,
@@ -1149,13 +1139,14 @@ std::string Inspector::ReduceToSingleString(std::vector<std::string> output,
     int start = static_cast<int>(output.size()) + indentation_ +
                 DisplayLength(open) + DisplayLength(base) + 10;
     if (IsBelowBreakLength(output, start, base)) {
-      std::string joined = Join(output, ", ");
+      std::string joined = absl::StrJoin(output, ", ");
       if (joined.find('\n') == std::string::npos)
         return head + " " + joined + " " + close;
     }
   }
   std::string indentation = "\n" + Spaces(indentation_);
-  return head + indentation + "  " + Join(output, "," + indentation + "  ") +
+  return head + indentation + "  " +
+         absl::StrJoin(output, absl::StrCat(",", indentation, "  ")) +
          indentation + close;
 }
 
