@@ -87,7 +87,7 @@ std::string QuoteString(const std::u16string& text) {
     } else if (c < 0x20 || (c >= 0x7F && c <= 0x9F)) {
       absl::StrAppendFormat(&out, "\\x%02X", static_cast<unsigned>(c));
     } else if (c >= 0xD800 && c <= 0xDFFF) {
-      absl::StrAppendFormat(&out, "\\u%04X", static_cast<unsigned>(c));
+      absl::StrAppendFormat(&out, "\\u%04x", static_cast<unsigned>(c));
     } else {
       AppendUtf8(&out, c);
     }
