@@ -104,10 +104,73 @@ class Inspector {
                    std::string* out);
 
  private:
+  // What Node's formatRaw works out about an object before formatting its
+  // entries: which entries, the braces, the base (a function's, a date's or
+  // an error's text), and the keys of its own properties to list.
+  struct Layout {
+    enum class Kind {
+      kNone,
+      kArray,
+      kTypedArray,
+      kSet,
+      kMap,
+      kIterator,
+      kArrayBuffer,
+      kPromise,
+      kWeakCollection,
+    };
+    Kind kind = Kind::kNone;
+    std::vector<v8::Local<v8::Value>> keys;
+    std::string base;
+    std::string open = "{";
+    std::string close = "}";
+    Extras extras = Extras::kObject;
+    v8::Local<v8::Array> iterator_entries;
+    bool iterator_key_value = false;
+    // The whole text, when the object has nothing more to show (`[]`,
+    // `Map(0) {}`, a function or date without own properties).
+    std::optional<std::string> complete;
+  };
+
   bool FormatPrimitive(v8::Local<v8::Value> value, std::string* out);
+  // Node's formatRaw: Describe(), then the entries and properties.
   bool FormatRaw(v8::Local<v8::Object> object,
                  int recurse_times,
                  std::string* out);
+  bool Describe(v8::Local<v8::Object> object,
+                const std::optional<std::string>& constructor,
+                const std::string& tag,
+                Layout* layout);
+  bool DescribeArray(v8::Local<v8::Array> array,
+                     const std::optional<std::string>& constructor,
+                     const std::string& tag,
+                     Layout* layout);
+  bool DescribeSetOrMap(v8::Local<v8::Object> object,
+                        const std::optional<std::string>& constructor,
+                        const std::string& tag,
+                        Layout* layout);
+  bool DescribeTypedArray(v8::Local<v8::TypedArray> array,
+                          const std::optional<std::string>& constructor,
+                          const std::string& tag,
+                          Layout* layout);
+  bool DescribeIterator(v8::Local<v8::Object> iterator, Layout* layout);
+  // Objects shown as a base text (functions, regexps, dates, errors, boxed
+  // primitives); *described is false for the others.
+  bool DescribeWithBase(v8::Local<v8::Object> object,
+                        const std::optional<std::string>& constructor,
+                        const std::string& tag,
+                        Layout* layout,
+                        bool* described);
+  // Objects shown in braces: plain objects, buffers, promises, weak
+  // collections.
+  void DescribeBraced(v8::Local<v8::Object> object,
+                      const std::optional<std::string>& constructor,
+                      const std::string& tag,
+                      Layout* layout);
+  bool FormatEntriesOf(v8::Local<v8::Object> object,
+                       const Layout& layout,
+                       int recurse_times,
+                       std::vector<std::string>* output);
   bool FormatProperty(v8::Local<v8::Object> object,
                       v8::Local<v8::Value> key,
                       int recurse_times,
@@ -404,176 +467,234 @@ bool Inspector::GetKeys(v8::Local<v8::Object> object,
   return true;
 }
 
+bool Inspector::DescribeArray(v8::Local<v8::Array> array,
+                              const std::optional<std::string>& constructor,
+                              const std::string& tag,
+                              Layout* layout) {
+  if (!GetKeys(array, v8::IndexFilter::kSkipIndices, &layout->keys))
+    return false;
+  uint32_t length = array->Length();
+  std::string prefix =
+      (constructor != std::string("Array") || !tag.empty())
+          ? GetPrefix(constructor, tag, "Array", absl::StrCat("(", length, ")"))
+          : "";
+  layout->open = prefix + "[";
+  layout->close = "]";
+  if (length == 0 && layout->keys.empty()) {
+    layout->complete = layout->open + "]";
+    return true;
+  }
+  layout->extras = Extras::kArray;
+  layout->kind = Layout::Kind::kArray;
+  return true;
+}
+
+bool Inspector::DescribeSetOrMap(v8::Local<v8::Object> object,
+                                 const std::optional<std::string>& constructor,
+                                 const std::string& tag,
+                                 Layout* layout) {
+  if (!GetKeys(object, v8::IndexFilter::kIncludeIndices, &layout->keys))
+    return false;
+  bool is_set = object->IsSet();
+  size_t size =
+      is_set ? object.As<v8::Set>()->Size() : object.As<v8::Map>()->Size();
+  std::string prefix = GetPrefix(constructor, tag, is_set ? "Set" : "Map",
+                                 absl::StrCat("(", size, ")"));
+  if (size == 0 && layout->keys.empty()) {
+    layout->complete = prefix + "{}";
+    return true;
+  }
+  layout->open = prefix + "{";
+  layout->kind = is_set ? Layout::Kind::kSet : Layout::Kind::kMap;
+  return true;
+}
+
+bool Inspector::DescribeTypedArray(
+    v8::Local<v8::TypedArray> array,
+    const std::optional<std::string>& constructor,
+    const std::string& tag,
+    Layout* layout) {
+  if (!GetKeys(array, v8::IndexFilter::kSkipIndices, &layout->keys))
+    return false;
+  size_t length = array->Length();
+  std::string fallback;
+  if (!constructor)
+    fallback = ToUtf8(isolate_, array->GetConstructorName());
+  layout->open =
+      GetPrefix(constructor, tag, fallback, absl::StrCat("(", length, ")")) +
+      "[";
+  layout->close = "]";
+  if (length == 0 && layout->keys.empty()) {
+    layout->complete = layout->open + "]";
+    return true;
+  }
+  layout->extras = Extras::kArray;
+  layout->kind = Layout::Kind::kTypedArray;
+  return true;
+}
+
+bool Inspector::DescribeIterator(v8::Local<v8::Object> iterator,
+                                 Layout* layout) {
+  if (!GetKeys(iterator, v8::IndexFilter::kIncludeIndices, &layout->keys) ||
+      !iterator->PreviewEntries(&layout->iterator_key_value)
+           .ToLocal(&layout->iterator_entries)) {
+    return false;
+  }
+  layout->open = absl::StrCat(
+      "[", iterator->IsMapIterator() ? "Map" : "Set",
+      layout->iterator_key_value ? " Entries" : " Iterator", "] {");
+  layout->kind = Layout::Kind::kIterator;
+  return true;
+}
+
+bool Inspector::DescribeWithBase(v8::Local<v8::Object> object,
+                                 const std::optional<std::string>& constructor,
+                                 const std::string& tag,
+                                 Layout* layout,
+                                 bool* described) {
+  *described = true;
+  std::string& base = layout->base;
+  if (object->IsFunction())
+    return FunctionBase(object.As<v8::Function>(), constructor, tag, &base);
+  if (constructor == std::string("Object")) {
+    // Plain objects, even a RegExp or Date whose prototype was replaced.
+    *described = false;
+  } else if (object->IsRegExp()) {
+    base = RegExpToString(isolate_, object.As<v8::RegExp>());
+    std::string prefix = GetPrefix(constructor, tag, "RegExp");
+    if (prefix != "RegExp ")
+      base = prefix + base;
+  } else if (object->IsDate()) {
+    double time = object.As<v8::Date>()->ValueOf();
+    base = std::isnan(time) ? "Invalid Date" : IsoDate(time);
+    std::string prefix = GetPrefix(constructor, tag, "Date");
+    if (prefix != "Date ")
+      base = prefix + base;
+  } else if (object->IsNativeError()) {
+    return FormatError(object, constructor, tag, &layout->keys, &base);
+  } else if (object->IsNumberObject() || object->IsStringObject() ||
+             object->IsBooleanObject() || object->IsBigIntObject() ||
+             object->IsSymbolObject()) {
+    base = BoxedBase(object, constructor, tag, &layout->keys);
+  } else {
+    *described = false;
+  }
+  return true;
+}
+
+void Inspector::DescribeBraced(v8::Local<v8::Object> object,
+                               const std::optional<std::string>& constructor,
+                               const std::string& tag,
+                               Layout* layout) {
+  std::vector<v8::Local<v8::Value>>& keys = layout->keys;
+  if (constructor == std::string("Object")) {
+    if (object->IsArgumentsObject())
+      layout->open = "[Arguments] {";
+    else if (!tag.empty())
+      layout->open = GetPrefix(constructor, tag, "Object") + "{";
+    if (keys.empty())
+      layout->complete = layout->open + "}";
+  } else if (object->IsArrayBuffer() || object->IsSharedArrayBuffer()) {
+    layout->open = GetPrefix(constructor, tag,
+                             object->IsArrayBuffer() ? "ArrayBuffer"
+                                                     : "SharedArrayBuffer") +
+                   "{";
+    keys.insert(keys.begin(), ToV8String(isolate_, "byteLength"));
+    if (object->IsArrayBuffer())
+      layout->kind = Layout::Kind::kArrayBuffer;
+  } else if (object->IsDataView()) {
+    layout->open = GetPrefix(constructor, tag, "DataView") + "{";
+    keys.insert(keys.begin(), {ToV8String(isolate_, "byteLength"),
+                               ToV8String(isolate_, "byteOffset"),
+                               ToV8String(isolate_, "buffer")});
+  } else if (object->IsPromise()) {
+    layout->open = GetPrefix(constructor, tag, "Promise") + "{";
+    layout->kind = Layout::Kind::kPromise;
+  } else if (object->IsWeakSet() || object->IsWeakMap()) {
+    layout->open = GetPrefix(constructor, tag,
+                             object->IsWeakSet() ? "WeakSet" : "WeakMap") +
+                   "{";
+    layout->kind = Layout::Kind::kWeakCollection;
+  } else {
+    std::string prefix = GetPrefix(constructor, tag, "Object");
+    if (keys.empty())
+      layout->complete = prefix + "{}";
+    layout->open = prefix + "{";
+  }
+}
+
+bool Inspector::Describe(v8::Local<v8::Object> object,
+                         const std::optional<std::string>& constructor,
+                         const std::string& tag,
+                         Layout* layout) {
+  if (object->IsArray())
+    return DescribeArray(object.As<v8::Array>(), constructor, tag, layout);
+  if (object->IsSet() || object->IsMap())
+    return DescribeSetOrMap(object, constructor, tag, layout);
+  if (object->IsTypedArray()) {
+    return DescribeTypedArray(object.As<v8::TypedArray>(), constructor, tag,
+                              layout);
+  }
+  if (object->IsMapIterator() || object->IsSetIterator())
+    return DescribeIterator(object, layout);
+  if (!GetKeys(object, v8::IndexFilter::kIncludeIndices, &layout->keys))
+    return false;
+  bool described;
+  if (!DescribeWithBase(object, constructor, tag, layout, &described))
+    return false;
+  if (!described)
+    DescribeBraced(object, constructor, tag, layout);
+  else if (layout->keys.empty())
+    layout->complete = layout->base;
+  return true;
+}
+
+bool Inspector::FormatEntriesOf(v8::Local<v8::Object> object,
+                                const Layout& layout,
+                                int recurse_times,
+                                std::vector<std::string>* output) {
+  switch (layout.kind) {
+    case Layout::Kind::kArray:
+      return FormatArray(object.As<v8::Array>(), recurse_times, output);
+    case Layout::Kind::kTypedArray:
+      return FormatTypedArray(object.As<v8::TypedArray>(), output);
+    case Layout::Kind::kSet:
+      return FormatEntries(object.As<v8::Set>()->AsArray(), false, nullptr,
+                           recurse_times, output);
+    case Layout::Kind::kMap:
+      return FormatEntries(object.As<v8::Map>()->AsArray(), true, " => ",
+                           recurse_times, output);
+    case Layout::Kind::kIterator:
+      return FormatEntries(layout.iterator_entries, layout.iterator_key_value,
+                           nullptr, recurse_times, output);
+    case Layout::Kind::kArrayBuffer:
+      FormatArrayBuffer(object.As<v8::ArrayBuffer>(), output);
+      return true;
+    case Layout::Kind::kPromise:
+      return FormatPromise(object.As<v8::Promise>(), recurse_times, output);
+    case Layout::Kind::kWeakCollection:
+      output->push_back("<items unknown>");
+      return true;
+    case Layout::Kind::kNone:
+      return true;
+  }
+  return true;
+}
+
 bool Inspector::FormatRaw(v8::Local<v8::Object> object,
                           int recurse_times,
                           std::string* out) {
   std::optional<std::string> constructor;
   std::string tag;
+  Layout layout;
   if (!GetConstructorName(object, &constructor) ||
-      !GetToStringTag(object, &tag)) {
+      !GetToStringTag(object, &tag) ||
+      !Describe(object, constructor, tag, &layout)) {
     return false;
   }
-
-  enum class Kind {
-    kNone,
-    kArray,
-    kTypedArray,
-    kSet,
-    kMap,
-    kIterator,
-    kArrayBuffer,
-    kPromise,
-    kWeakCollection,
-  };
-  Kind kind = Kind::kNone;
-  std::vector<v8::Local<v8::Value>> keys;
-  std::string base;
-  std::string open = "{";
-  std::string close = "}";
-  Extras extras = Extras::kObject;
-  v8::Local<v8::Array> iterator_entries;
-  bool iterator_key_value = false;
-
-  if (object->IsArray()) {
-    if (!GetKeys(object, v8::IndexFilter::kSkipIndices, &keys))
-      return false;
-    uint32_t length = object.As<v8::Array>()->Length();
-    std::string prefix = (constructor != std::string("Array") || !tag.empty())
-                             ? GetPrefix(constructor, tag, "Array",
-                                         absl::StrCat("(", length, ")"))
-                             : "";
-    open = prefix + "[";
-    close = "]";
-    if (length == 0 && keys.empty()) {
-      *out = open + "]";
-      return true;
-    }
-    extras = Extras::kArray;
-    kind = Kind::kArray;
-  } else if (object->IsSet() || object->IsMap()) {
-    if (!GetKeys(object, v8::IndexFilter::kIncludeIndices, &keys))
-      return false;
-    bool is_set = object->IsSet();
-    size_t size =
-        is_set ? object.As<v8::Set>()->Size() : object.As<v8::Map>()->Size();
-    std::string prefix = GetPrefix(constructor, tag, is_set ? "Set" : "Map",
-                                   absl::StrCat("(", size, ")"));
-    if (size == 0 && keys.empty()) {
-      *out = prefix + "{}";
-      return true;
-    }
-    open = prefix + "{";
-    kind = is_set ? Kind::kSet : Kind::kMap;
-  } else if (object->IsTypedArray()) {
-    if (!GetKeys(object, v8::IndexFilter::kSkipIndices, &keys))
-      return false;
-    size_t length = object.As<v8::TypedArray>()->Length();
-    std::string fallback;
-    if (!constructor) {
-      fallback = ToUtf8(isolate_, object->GetConstructorName());
-    }
-    open =
-        GetPrefix(constructor, tag, fallback, absl::StrCat("(", length, ")")) +
-        "[";
-    close = "]";
-    if (length == 0 && keys.empty()) {
-      *out = open + "]";
-      return true;
-    }
-    extras = Extras::kArray;
-    kind = Kind::kTypedArray;
-  } else if (object->IsMapIterator() || object->IsSetIterator()) {
-    if (!GetKeys(object, v8::IndexFilter::kIncludeIndices, &keys))
-      return false;
-    if (!object->PreviewEntries(&iterator_key_value)
-             .ToLocal(&iterator_entries)) {
-      return false;
-    }
-    std::string name = object->IsMapIterator() ? "Map" : "Set";
-    open = "[" + name + (iterator_key_value ? " Entries" : " Iterator") + "] {";
-    kind = Kind::kIterator;
-  } else {
-    if (!GetKeys(object, v8::IndexFilter::kIncludeIndices, &keys))
-      return false;
-    if (object->IsFunction()) {
-      if (!FunctionBase(object.As<v8::Function>(), constructor, tag, &base))
-        return false;
-      if (keys.empty()) {
-        *out = base;
-        return true;
-      }
-    } else if (constructor == std::string("Object")) {
-      if (object->IsArgumentsObject())
-        open = "[Arguments] {";
-      else if (!tag.empty())
-        open = GetPrefix(constructor, tag, "Object") + "{";
-      if (keys.empty()) {
-        *out = open + "}";
-        return true;
-      }
-    } else if (object->IsRegExp()) {
-      base = RegExpToString(isolate_, object.As<v8::RegExp>());
-      std::string prefix = GetPrefix(constructor, tag, "RegExp");
-      if (prefix != "RegExp ")
-        base = prefix + base;
-      if (keys.empty()) {
-        *out = base;
-        return true;
-      }
-    } else if (object->IsDate()) {
-      double time = object.As<v8::Date>()->ValueOf();
-      base = std::isnan(time) ? "Invalid Date" : IsoDate(time);
-      std::string prefix = GetPrefix(constructor, tag, "Date");
-      if (prefix != "Date ")
-        base = prefix + base;
-      if (keys.empty()) {
-        *out = base;
-        return true;
-      }
-    } else if (object->IsNativeError()) {
-      if (!FormatError(object, constructor, tag, &keys, &base))
-        return false;
-      if (keys.empty()) {
-        *out = base;
-        return true;
-      }
-    } else if (object->IsArrayBuffer() || object->IsSharedArrayBuffer()) {
-      std::string prefix = GetPrefix(
-          constructor, tag,
-          object->IsArrayBuffer() ? "ArrayBuffer" : "SharedArrayBuffer");
-      open = prefix + "{";
-      keys.insert(keys.begin(), ToV8String(isolate_, "byteLength"));
-      if (object->IsArrayBuffer())
-        kind = Kind::kArrayBuffer;
-    } else if (object->IsDataView()) {
-      open = GetPrefix(constructor, tag, "DataView") + "{";
-      keys.insert(keys.begin(), {ToV8String(isolate_, "byteLength"),
-                                 ToV8String(isolate_, "byteOffset"),
-                                 ToV8String(isolate_, "buffer")});
-    } else if (object->IsPromise()) {
-      open = GetPrefix(constructor, tag, "Promise") + "{";
-      kind = Kind::kPromise;
-    } else if (object->IsWeakSet() || object->IsWeakMap()) {
-      open = GetPrefix(constructor, tag,
-                       object->IsWeakSet() ? "WeakSet" : "WeakMap") +
-             "{";
-      kind = Kind::kWeakCollection;
-    } else if (object->IsNumberObject() || object->IsStringObject() ||
-               object->IsBooleanObject() || object->IsBigIntObject() ||
-               object->IsSymbolObject()) {
-      base = BoxedBase(object, constructor, tag, &keys);
-      if (keys.empty()) {
-        *out = base;
-        return true;
-      }
-    } else {
-      std::string prefix = GetPrefix(constructor, tag, "Object");
-      if (keys.empty()) {
-        *out = prefix + "{}";
-        return true;
-      }
-      open = prefix + "{";
-    }
+  if (layout.complete) {
+    *out = std::move(*layout.complete);
+    return true;
   }
 
   if (recurse_times > depth_) {
@@ -587,42 +708,11 @@ bool Inspector::FormatRaw(v8::Local<v8::Object> object,
   current_depth_ = recurse_times;
 
   std::vector<std::string> output;
-  bool ok = true;
-  switch (kind) {
-    case Kind::kArray:
-      ok = FormatArray(object.As<v8::Array>(), recurse_times, &output);
-      break;
-    case Kind::kTypedArray:
-      ok = FormatTypedArray(object.As<v8::TypedArray>(), &output);
-      break;
-    case Kind::kSet:
-      ok = FormatEntries(object.As<v8::Set>()->AsArray(), false, nullptr,
-                         recurse_times, &output);
-      break;
-    case Kind::kMap:
-      ok = FormatEntries(object.As<v8::Map>()->AsArray(), true, " => ",
-                         recurse_times, &output);
-      break;
-    case Kind::kIterator:
-      ok = FormatEntries(iterator_entries, iterator_key_value, nullptr,
-                         recurse_times, &output);
-      break;
-    case Kind::kArrayBuffer:
-      FormatArrayBuffer(object.As<v8::ArrayBuffer>(), &output);
-      break;
-    case Kind::kPromise:
-      ok = FormatPromise(object.As<v8::Promise>(), recurse_times, &output);
-      break;
-    case Kind::kWeakCollection:
-      output.push_back("<items unknown>");
-      break;
-    case Kind::kNone:
-      break;
-  }
-  for (size_t i = 0; ok && i < keys.size(); ++i) {
+  bool ok = FormatEntriesOf(object, layout, recurse_times, &output);
+  for (size_t i = 0; ok && i < layout.keys.size(); ++i) {
     std::string entry;
-    ok =
-        FormatProperty(object, keys[i], recurse_times, Extras::kObject, &entry);
+    ok = FormatProperty(object, layout.keys[i], recurse_times, Extras::kObject,
+                        &entry);
     output.push_back(std::move(entry));
   }
   seen_.pop_back();
@@ -632,13 +722,14 @@ bool Inspector::FormatRaw(v8::Local<v8::Object> object,
   int index = CircularIndex(object, false);
   if (index != 0) {
     std::string reference = absl::StrCat("<ref *", index, ">");
-    base = base.empty() ? reference : reference + " " + base;
+    layout.base =
+        layout.base.empty() ? reference : reference + " " + layout.base;
   }
-  *out = ReduceToSingleString(std::move(output), base, open, close, extras,
-                              recurse_times,
-                              kind == Kind::kArray || kind == Kind::kTypedArray
-                                  ? object
-                                  : v8::Local<v8::Object>());
+  bool grouped = layout.kind == Layout::Kind::kArray ||
+                 layout.kind == Layout::Kind::kTypedArray;
+  *out = ReduceToSingleString(std::move(output), layout.base, layout.open,
+                              layout.close, layout.extras, recurse_times,
+                              grouped ? object : v8::Local<v8::Object>());
   return true;
 }
 
