@@ -176,11 +176,28 @@ class Inspector {
                       int recurse_times,
                       Extras extras,
                       std::string* out);
+  // Node's formatError: the (improved) stack, and which keys to list.
   bool FormatError(v8::Local<v8::Object> error,
                    const std::optional<std::string>& constructor,
                    const std::string& tag,
                    std::vector<v8::Local<v8::Value>>* keys,
                    std::string* out);
+  // The error's name, message and stack (or its toString() without one).
+  bool ReadError(v8::Local<v8::Object> error,
+                 std::string* name,
+                 std::string* message,
+                 std::string* stack);
+  // Node's removeDuplicateErrorKeys: an own name/message/stack that the
+  // stack already shows is not listed again.
+  bool RemoveDuplicateErrorKeys(v8::Local<v8::Object> error,
+                                const std::string& stack,
+                                std::vector<v8::Local<v8::Value>>* keys);
+  // A non-enumerable `cause` and AggregateError's `errors` are listed too.
+  bool AddHiddenErrorKeys(v8::Local<v8::Object> error,
+                          std::vector<v8::Local<v8::Value>>* keys);
+  // Brackets a stack without frames and indents it to the current level.
+  std::string FinishErrorStack(std::string stack,
+                               const std::string& message) const;
   bool FunctionBase(v8::Local<v8::Function> function,
                     const std::optional<std::string>& constructor,
                     const std::string& tag,
@@ -1032,11 +1049,10 @@ bool Inspector::FunctionBase(v8::Local<v8::Function> function,
   return true;
 }
 
-bool Inspector::FormatError(v8::Local<v8::Object> error,
-                            const std::optional<std::string>& constructor,
-                            const std::string& tag,
-                            std::vector<v8::Local<v8::Value>>* keys,
-                            std::string* out) {
+bool Inspector::ReadError(v8::Local<v8::Object> error,
+                          std::string* name,
+                          std::string* message,
+                          std::string* stack) {
   v8::Local<v8::Value> name_value;
   v8::Local<v8::Value> message_value;
   v8::Local<v8::Value> stack_value;
@@ -1045,30 +1061,29 @@ bool Inspector::FormatError(v8::Local<v8::Object> error,
       !GetProperty(error, "stack", &stack_value)) {
     return false;
   }
-  std::string name = "Error";
-  if (!name_value->IsNullOrUndefined() && !ToDisplayString(name_value, &name))
+  *name = "Error";
+  if (!name_value->IsNullOrUndefined() && !ToDisplayString(name_value, name))
     return false;
-  std::string message;
   if (!message_value->IsUndefined() &&
-      !ToDisplayString(message_value, &message)) {
+      !ToDisplayString(message_value, message)) {
     return false;
   }
-  std::string stack;
-  if (stack_value->BooleanValue(isolate_)) {
-    if (!ToDisplayString(stack_value, &stack))
-      return false;
-  } else {
-    // Error.prototype.toString().
-    stack = name.empty()      ? message
-            : message.empty() ? name
-                              : name + ": " + message;
-  }
+  if (stack_value->BooleanValue(isolate_))
+    return ToDisplayString(stack_value, stack);
+  // Error.prototype.toString().
+  *stack = name->empty()      ? *message
+           : message->empty() ? *name
+                              : absl::StrCat(*name, ": ", *message);
+  return true;
+}
 
-  // Node's removeDuplicateErrorKeys: an own name/message/stack that the
-  // stack already shows is not listed again.
+bool Inspector::RemoveDuplicateErrorKeys(
+    v8::Local<v8::Object> error,
+    const std::string& stack,
+    std::vector<v8::Local<v8::Value>>* keys) {
+  if (show_hidden_)
+    return true;
   for (const char* duplicate : {"name", "message", "stack"}) {
-    if (show_hidden_)
-      break;
     for (size_t i = 0; i < keys->size(); ++i) {
       if (!(*keys)[i]->IsString() ||
           ToUtf8(isolate_, (*keys)[i]) != duplicate) {
@@ -1085,7 +1100,11 @@ bool Inspector::FormatError(v8::Local<v8::Object> error,
       break;
     }
   }
-  // A non-enumerable `cause` and AggregateError's `errors` are shown too.
+  return true;
+}
+
+bool Inspector::AddHiddenErrorKeys(v8::Local<v8::Object> error,
+                                   std::vector<v8::Local<v8::Value>>* keys) {
   for (const char* extra : {"cause", "errors"}) {
     v8::Local<v8::String> key = ToV8String(isolate_, extra);
     v8::Maybe<bool> has = error->Has(context_, key);
@@ -1108,35 +1127,46 @@ bool Inspector::FormatError(v8::Local<v8::Object> error,
     if (!listed)
       keys->push_back(key);
   }
+  return true;
+}
 
-  // Node's improveStack: a subclass whose name the stack does not show is
-  // named from its constructor, e.g. `MyError: boom` or `Foo [TypeError]`.
+namespace {
+
+// Node's improveStack: a subclass whose name the stack does not show is
+// named from its constructor, e.g. `MyError: boom` or `Foo [TypeError]`.
+std::string ImproveStack(const std::string& stack,
+                         const std::string& name,
+                         const std::optional<std::string>& constructor,
+                         const std::string& tag) {
   size_t length = name.size();
-  if (!constructor ||
-      (name.size() >= 5 && name.compare(name.size() - 5, 5, "Error") == 0 &&
-       stack.compare(0, length, name) == 0 &&
-       (stack.size() == length || stack[length] == ':' ||
-        stack[length] == '\n'))) {
-    std::string fallback = "Error";
-    if (!constructor) {
-      size_t end = stack.find_first_of(":\n");
-      fallback = stack.substr(0, end);
-      length = fallback.size();
-      if (fallback.empty())
-        fallback = "Error";
-    }
-    std::string prefix = GetPrefix(constructor, tag, fallback);
-    prefix.pop_back();
-    if (name != prefix) {
-      if (prefix.find(name) != std::string::npos) {
-        stack =
-            length == 0 ? prefix + ": " + stack : prefix + stack.substr(length);
-      } else {
-        stack = prefix + " [" + name + "]" + stack.substr(length);
-      }
-    }
+  bool names_error_subclass =
+      name.size() >= 5 && name.compare(name.size() - 5, 5, "Error") == 0 &&
+      stack.compare(0, length, name) == 0 &&
+      (stack.size() == length || stack[length] == ':' || stack[length] == '\n');
+  if (constructor && !names_error_subclass)
+    return stack;
+  std::string fallback = "Error";
+  if (!constructor) {
+    fallback = stack.substr(0, stack.find_first_of(":\n"));
+    length = fallback.size();
+    if (fallback.empty())
+      fallback = "Error";
   }
+  std::string prefix = GetPrefix(constructor, tag, fallback);
+  prefix.pop_back();
+  if (name == prefix)
+    return stack;
+  if (prefix.find(name) != std::string::npos) {
+    return length == 0 ? absl::StrCat(prefix, ": ", stack)
+                       : absl::StrCat(prefix, stack.substr(length));
+  }
+  return absl::StrCat(prefix, " [", name, "]", stack.substr(length));
+}
 
+}  // namespace
+
+std::string Inspector::FinishErrorStack(std::string stack,
+                                        const std::string& message) const {
   // Without stack frames (Error.stackTraceLimit = 0, or a custom stack) the
   // error is wrapped in brackets, as Node does.
   size_t from = 0;
@@ -1146,17 +1176,32 @@ bool Inspector::FormatError(v8::Local<v8::Object> error,
       from = at + message.size();
   }
   if (stack.find("\n    at", from) == std::string::npos)
-    stack = "[" + stack + "]";
-  if (indentation_ != 0) {
-    std::string indented;
-    for (char c : stack) {
-      indented.push_back(c);
-      if (c == '\n')
-        indented += Spaces(indentation_);
-    }
-    stack = std::move(indented);
+    stack = absl::StrCat("[", stack, "]");
+  if (indentation_ == 0)
+    return stack;
+  std::string indented;
+  for (char c : stack) {
+    indented.push_back(c);
+    if (c == '\n')
+      indented += Spaces(indentation_);
   }
-  *out = std::move(stack);
+  return indented;
+}
+
+bool Inspector::FormatError(v8::Local<v8::Object> error,
+                            const std::optional<std::string>& constructor,
+                            const std::string& tag,
+                            std::vector<v8::Local<v8::Value>>* keys,
+                            std::string* out) {
+  std::string name;
+  std::string message;
+  std::string stack;
+  if (!ReadError(error, &name, &message, &stack) ||
+      !RemoveDuplicateErrorKeys(error, stack, keys) ||
+      !AddHiddenErrorKeys(error, keys)) {
+    return false;
+  }
+  *out = FinishErrorStack(ImproveStack(stack, name, constructor, tag), message);
   return true;
 }
 
