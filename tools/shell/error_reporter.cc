@@ -128,7 +128,9 @@ void ErrorReporter::ReportTryCatch(v8::Local<v8::Context> context,
 void ErrorReporter::ReportUnhandledRejection(v8::Local<v8::Context> context,
                                              v8::Local<v8::Promise> promise,
                                              v8::Local<v8::Value> reason) {
-  if (failed_)
+  // A listener for an earlier rejection of the same checkpoint may have
+  // handled this one since (the web's rule: handled ones are skipped).
+  if (failed_ || promise->HasHandler())
     return;
   v8::HandleScope handle_scope(isolate_);
   if (events_ != nullptr && events_->HasListeners("unhandledrejection") &&
