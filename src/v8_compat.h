@@ -176,6 +176,19 @@ inline v8::ScriptOrigin MakeModuleOrigin(v8::Isolate* isolate,
 #endif
 }
 
+// Element `index` of a FixedArray (a module's requests): V8 14 dropped the
+// Context parameter, which V8 10.2 requires.
+inline v8::Local<v8::Data> FixedArrayGet(v8::Local<v8::Context> context,
+                                         v8::Local<v8::FixedArray> array,
+                                         int index) {
+#if V8_MAJOR_VERSION >= 14
+  (void)context;
+  return array->Get(index);
+#else
+  return array->Get(context, index);
+#endif
+}
+
 }  // namespace compat
 }  // namespace asyncctx
 

@@ -289,7 +289,7 @@ bool ModuleLoader::Fetch(v8::Local<v8::Context> context,
   v8::Local<v8::FixedArray> requests = module->GetModuleRequests();
   for (int i = 0; i < requests->Length(); i++) {
     v8::Local<v8::ModuleRequest> request =
-        requests->Get(context, i).As<v8::ModuleRequest>();
+        compat::FixedArrayGet(context, requests, i).As<v8::ModuleRequest>();
     std::string specifier = ToUtf8(isolate_, request->GetSpecifier());
     if (entry->imports.contains(specifier))
       continue;
