@@ -116,6 +116,27 @@ TEST_F(NodeModuleTest, StoreFlowsThroughAwaitInAModule) {
   EXPECT_EQ(RunString("seen.join()"), "request-1,request-1,undefined");
 }
 
+TEST_F(NodeModuleTest, CollectedModuleIsMadeAgain) {
+  // The cache is weak: once nothing holds the module, the GC may take it,
+  // and the next call makes a new one that links and evaluates as well.
+  {
+    v8::HandleScope scope(isolate());
+    ASSERT_FALSE(GetAsyncHooksModule(context()).IsEmpty());
+  }
+  env().CollectGarbage();
+  v8::Local<v8::Module> module =
+      GetAsyncHooksModule(context()).ToLocalChecked();
+  EXPECT_TRUE(module->InstantiateModule(context(), Resolve).FromMaybe(false));
+  EXPECT_FALSE(module->Evaluate(context()).IsEmpty());
+  v8::Local<v8::Object> name_space =
+      module->GetModuleNamespace().As<v8::Object>();
+  EXPECT_TRUE(name_space
+                  ->Get(context(), v8::String::NewFromUtf8Literal(
+                                       isolate(), "AsyncResource"))
+                  .ToLocalChecked()
+                  ->StrictEquals(Run("AsyncResource")));
+}
+
 TEST_F(NodeModuleTest, RequireObjectIsTheNamespace) {
   v8::Local<v8::Object> exports =
       GetAsyncHooksExports(context()).ToLocalChecked();
