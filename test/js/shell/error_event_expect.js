@@ -6,7 +6,7 @@
 // expect-exit: 1
 // expect-stdout: \Aerror: ErrorEvent error true Uncaught Error: microtask boom test/js/shell/error_event_expect\.js 24 true store=req-B\n
 // expect-stdout: \nerror: ErrorEvent error true Uncaught Error: timer boom test/js/shell/error_event_expect\.js 23 true store=req-B\nafter the timer\nremoved\n\Z
-// expect-stderr: ^test/js/shell/error_event_expect\.js:28\n
+// expect-stderr: ^test/js/shell/error_event_expect\.js:30\n
 // expect-stderr: Error: now fatal
 const als = new AsyncLocalStorage();
 function onError(event) {
@@ -25,8 +25,10 @@ als.run('req-B', () => {
 });
 setTimeout(() => console.log('after the timer'), 5);
 setTimeout(() => {
-  setTimeout(() => { throw new Error('now fatal'); }, 1);
+  setTimeout(() => {
+    setTimeout(() => console.log('must not run'), 1);
+    throw new Error('now fatal');
+  }, 1);
   removeEventListener('error', onError);
   console.log('removed');
 }, 10);
-setTimeout(() => console.log('must not run'), 30);

@@ -20,6 +20,7 @@ addEventListener('rejectionhandled', (event) => {
   console.log(`rejectionhandled: ${event.reason.message}, ` +
               `store=${als.getStore()}, ` +
               `same promise=${event.promise === rejected}`);
+  setTimeout(() => console.log('still running'), 1);
 });
 als.run('req-A', () => {
   setTimeout(async () => {
@@ -31,4 +32,3 @@ setTimeout(() => {
   console.log('attaching a handler');
   rejected.catch(() => {});
 }, 20);
-setTimeout(() => console.log('still running'), 40);
