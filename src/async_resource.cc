@@ -21,7 +21,7 @@ AsyncResource::AsyncResource(v8::Local<v8::Context> context,
     FatalUsage("AsyncResource", "the context is empty");
   RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "AsyncResource");
   ContextState* state = runtime->StateForOrDie(context, "AsyncResource");
-  runtime_ = runtime;
+  runtime_generation_ = runtime->generation();
   // The host may create resources from outside any entered context (an I/O
   // completion on the event loop); allocating the resource object needs one.
   v8::Context::Scope context_scope(context);
@@ -48,19 +48,38 @@ AsyncResource::AsyncResource(v8::Local<v8::Context> context,
   }
 }
 
+namespace {
+
+// The runtime `resource` belongs to, or null once it was destroyed (a later
+// runtime for the isolate has another generation).
+RuntimeImpl* LiveRuntime(v8::Isolate* isolate, uint64_t generation) {
+  RuntimeImpl* runtime = RuntimeImpl::FromIsolate(isolate);
+  return runtime != nullptr && runtime->generation() == generation ? runtime
+                                                                   : nullptr;
+}
+
+}  // namespace
+
 AsyncResource::~AsyncResource() {
+  if (isolate_ == nullptr)
+    return;  // Moved from.
+  if (open_scopes_ > 0) {
+    // Deleted inside its own callback: the open scopes outlive it.
+    if (RuntimeImpl* runtime = LiveRuntime(isolate_, runtime_generation_))
+      runtime->OrphanHostResource(this);
+  }
   EmitDestroy();
 }
 
 void AsyncResource::EmitDestroy() {
-  if (destroyed_)
+  if (destroyed_ || isolate_ == nullptr)
     return;
   destroyed_ = true;
   // The runtime may be gone (the host tore it down first); then no hook can
   // observe the destroy anyway.
-  if (Runtime::From(isolate_) != runtime_)
+  RuntimeImpl* runtime = LiveRuntime(isolate_, runtime_generation_);
+  if (runtime == nullptr)
     return;
-  auto* runtime = static_cast<RuntimeImpl*>(runtime_);
   v8::HandleScope handle_scope(isolate_);
   ContextState* state = runtime->StateFor(context_.Get(isolate_));
   if (state != nullptr && state->HasHooks(kHookDestroy)) {

@@ -81,8 +81,18 @@ std::unique_ptr<ContextKey> ContextKey::FromJavaScript(
 
 ContextKey::~ContextKey() = default;
 
+void ContextKey::CheckIsolate(v8::Isolate* isolate, const char* api) const {
+  if (isolate != isolate_) {
+    FatalUsage(api,
+               "the ContextKey was made for another isolate (a key belongs "
+               "to the isolate of the context it was created with)",
+               isolate);
+  }
+}
+
 v8::MaybeLocal<v8::Value> ContextKey::Get(
     v8::Local<v8::Context> context) const {
+  CheckIsolate(compat::IsolateOf(context), "ContextKey::Get");
   v8::EscapableHandleScope handle_scope(isolate_);
   if (!getter_.IsEmpty()) {
     v8::Local<v8::Value> result;
@@ -102,6 +112,7 @@ v8::MaybeLocal<v8::Value> ContextKey::Get(
 }
 
 bool ContextKey::Has(v8::Local<v8::Context> context) const {
+  CheckIsolate(compat::IsolateOf(context), "ContextKey::Has");
   v8::HandleScope handle_scope(isolate_);
   v8::Local<v8::Value> value;
   return FrameLookup(context, CurrentFrame(context), key_.Get(isolate_),
@@ -114,6 +125,9 @@ ContextKey::Scope::Scope(const ContextKey& key,
     : isolate_(compat::IsolateOf(context)) {
   RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "ContextKey::Scope");
   ContextState* state = runtime->StateForOrDie(context, "ContextKey::Scope");
+  key.CheckIsolate(isolate_, "ContextKey::Scope");
+  enclosing_ = runtime->innermost_key_scope;
+  runtime->innermost_key_scope = this;
   v8::HandleScope handle_scope(isolate_);
   v8::Context::Scope context_scope(context);
   v8::Local<v8::Value> previous = CurrentFrame(context);
@@ -128,6 +142,14 @@ ContextKey::Scope::Scope(const ContextKey& key,
 }
 
 ContextKey::Scope::~Scope() {
+  RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "ContextKey::~Scope");
+  if (runtime->innermost_key_scope != this) {
+    FatalUsage("ContextKey::~Scope",
+               "scopes closed out of order (a ContextKey::Scope must be "
+               "destroyed before every scope opened after it)",
+               isolate_);
+  }
+  runtime->innermost_key_scope = enclosing_;
   v8::HandleScope handle_scope(isolate_);
   compat::SetContinuationData(isolate_, context_.Get(isolate_),
                               saved_frame_.Get(isolate_));

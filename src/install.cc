@@ -3,6 +3,7 @@
 // Runtime::Install: prepares a context's state, runs the JavaScript layer
 // with its native bindings, and defines the globals the host asked for.
 
+#include <iterator>
 #include <string>
 #include <utility>
 
@@ -46,6 +47,16 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   }
   v8::EscapableHandleScope handle_scope(isolate);
   v8::Context::Scope context_scope(context);
+  if (isolate->GetMicrotasksPolicy() != v8::MicrotasksPolicy::kExplicit) {
+    // kAuto runs promise jobs inside callback scopes, before `after` and the
+    // frame restore; kScoped runs them when the host's MicrotasksScope
+    // closes, outside of Runtime::RunMicrotasks.
+    ThrowError(isolate,
+               "asyncctx: Runtime::Install(): the isolate's microtasks policy "
+               "must be v8::MicrotasksPolicy::kExplicit (asyncctx runs the "
+               "checkpoints itself)");
+    return v8::Nothing<bool>();
+  }
   if (IsInstalled(context)) {
     ThrowError(isolate,
                "asyncctx: Runtime::Install() was already called for this "
@@ -70,6 +81,17 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
            .ToLocal(&binding)) {
     return v8::Nothing<bool>();
   }
+
+  // Every failure from here on leaves JavaScript holding the binding: detach
+  // it so that nothing reaches `state` after it is freed.
+  struct DetachOnFailure {
+    v8::Local<v8::Object> holder;
+    bool armed = true;
+    ~DetachOnFailure() {
+      if (armed)
+        DetachBindingHolder(holder);
+    }
+  } detach_on_failure{holder};
 
   // Compile the JavaScript layer and call it with the binding.
   v8::Local<v8::String> source;
@@ -128,7 +150,9 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   state->resources.Reset(isolate, resources.As<v8::Array>());
   state->resources.SetWeak();
 
-  // Install the requested globals.
+  // Install the requested globals, all or none: a global that cannot be
+  // defined (an interceptor that throws, a read-only or non-configurable
+  // property, a frozen global) undoes the ones defined before it.
   v8::Local<v8::Object> global = context->Global();
   const std::pair<const std::string*, const char*> globals[] = {
       {&install_options.async_local_storage, "AsyncLocalStorage"},
@@ -137,34 +161,64 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
       {&install_options.async_context, "AsyncContext"},
       {&install_options.async_hooks, "asyncHooks"},
   };
+  v8::Local<v8::String> defined[std::size(globals)];
+  size_t defined_count = 0;
   for (const auto& [name, export_name] : globals) {
     if (name->empty())
       continue;
     v8::Local<v8::Value> value;
     v8::Local<v8::String> key;
-    if (!exports->Get(context, Str(isolate, export_name)).ToLocal(&value) ||
-        !v8::String::NewFromUtf8(isolate, name->c_str(),
-                                 v8::NewStringType::kInternalized,
-                                 static_cast<int>(name->size()))
-             .ToLocal(&key) ||
-        global
-            ->DefineOwnProperty(context, key, value,
-                                v8::PropertyAttribute::DontEnum)
-            .IsNothing()) {
+    bool ok =
+        exports->Get(context, Str(isolate, export_name)).ToLocal(&value) &&
+        v8::String::NewFromUtf8(isolate, name->c_str(),
+                                v8::NewStringType::kInternalized,
+                                static_cast<int>(name->size()))
+            .ToLocal(&key);
+    if (ok) {
+      v8::TryCatch try_catch(isolate);
+      v8::Maybe<bool> result = global->DefineOwnProperty(
+          context, key, value, v8::PropertyAttribute::DontEnum);
+      if (result.IsNothing()) {
+        ok = false;
+        try_catch.ReThrow();
+      } else if (!result.FromJust()) {
+        ok = false;
+        std::string message =
+            "asyncctx: Runtime::Install(): cannot define "
+            "the global '" +
+            *name + "'";
+        ThrowError(isolate, message.c_str());
+      }
+    }
+    if (!ok) {
+      // Undo, and leave nothing that refers to `state`, which is freed on
+      // return.
+      {
+        v8::TryCatch undo(isolate);
+        for (size_t i = 0; i < defined_count; i++)
+          (void)global->Delete(context, defined[i]).IsNothing();
+      }
+      DetachBindingHolder(holder);
+      context->SetPromiseHooks({}, {}, {}, {});
       return v8::Nothing<bool>();
     }
+    defined[defined_count++] = key;
   }
 
   // The context keeps the layer alive; C++ refers to it weakly.
   context->SetEmbedderData(options_.context_embedder_index, internals);
   compat::SetEmbedderPointer(context, options_.context_embedder_index + 1,
                              state);
+  compat::SetEmbedderPointer(context, options_.context_embedder_index + 2,
+                             ContextTag());
   state->holder.Reset(isolate, holder);
   state->holder.SetWeak();
   state->context.Reset(isolate, context);
   state->context.SetWeak(state, OnContextCollected,
                          v8::WeakCallbackType::kParameter);
   state->serial = next_state_serial_++;
+  RegisterMicrotaskQueue(context->GetMicrotaskQueue());
+  detach_on_failure.armed = false;
   states_.emplace(state, std::move(owned_state));
   return v8::Just(true);
 }

@@ -10,11 +10,14 @@
 // AsyncLocalStorage stores and AsyncContext variables flow from the code that
 // started the work to the code that handles its completion.
 //
-// Destroying the C++ object emits the `destroy` hook.
+// Destroying the C++ object emits the `destroy` hook. It may be destroyed
+// inside its own callback (a timer that cancels itself); it must be destroyed
+// on the isolate's thread, before its Runtime.
 
 #ifndef ASYNCCTX_ASYNC_RESOURCE_H_
 #define ASYNCCTX_ASYNC_RESOURCE_H_
 
+#include <cstdint>
 #include <string>
 
 #include "asyncctx/export.h"
@@ -72,9 +75,14 @@ class ASYNCCTX_EXPORT AsyncResource {
 
  private:
   friend class CallbackScope;
+  friend class RuntimeImpl;
 
-  Runtime* runtime_;
+  // The Runtime::generation-like id of the runtime the resource belongs to
+  // (an address could be reused by a later runtime).
+  uint64_t runtime_generation_;
   v8::Isolate* isolate_;
+  // CallbackScopes open for this resource.
+  int open_scopes_ = 0;
   double async_id_;
   double trigger_async_id_;
   std::string type_;

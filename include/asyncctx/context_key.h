@@ -56,7 +56,10 @@ class ASYNCCTX_EXPORT ContextKey {
 
   // Enters a new frame in which this key maps to `value`, restoring the
   // previous frame object on destruction (like AsyncLocalStorage.run).
-  class ASYNCCTX_EXPORT Scope {
+  //
+  // Scopes nest: closing one while a scope opened after it is still open is
+  // a fatal error, as is using the key with a context of another isolate.
+  class ASYNCCTX_NODISCARD_EXPORT Scope {
    public:
     // `context` must be installed and must be the context whose frame the
     // key is used in.
@@ -71,10 +74,14 @@ class ASYNCCTX_EXPORT ContextKey {
     v8::Isolate* isolate_;
     v8::Global<v8::Context> context_;
     v8::Global<v8::Value> saved_frame_;
+    // The scope that was innermost when this one opened.
+    const Scope* enclosing_ = nullptr;
   };
 
  private:
   explicit ContextKey(v8::Isolate* isolate) : isolate_(isolate) {}
+  // A fatal error naming `api` unless `isolate` is the key's.
+  void CheckIsolate(v8::Isolate* isolate, const char* api) const;
   v8::Isolate* isolate_;
   // The object identifying this key in frames.
   v8::Global<v8::Object> key_;

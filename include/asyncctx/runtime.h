@@ -84,7 +84,10 @@ using UnhandledRejectionHandler =
                        v8::Local<v8::Value> reason)>;
 
 // Called when a hook callback throws. The default prints the error and its
-// stack to stderr and calls std::exit(1), as Node.js does.
+// stack to stderr and terminates the isolate's JavaScript
+// (Isolate::TerminateExecution); it never exits the process. Node.js exits
+// with code 1 here: a host that wants that (the shell does) exits in its own
+// handler.
 using HookErrorHandler =
     std::function<void(v8::Isolate* isolate, const HookError& error)>;
 
@@ -95,6 +98,14 @@ using UncaughtExceptionHandler =
     std::function<void(v8::Local<v8::Context> context,
                        v8::Local<v8::Value> exception,
                        v8::Local<v8::Message> message)>;
+
+// Called for a broken invariant or a misuse of the C++ API that leaves no
+// way to continue safely (stack corruption, a runtime destroyed while it runs
+// JavaScript, ...). `message` is the whole "asyncctx: fatal: <api>:
+// <problem>" line. The handler must not return (it may abort, exit, or
+// longjmp out of the host's own recovery); if it returns, asyncctx aborts.
+// The default prints `message` to stderr and aborts.
+using FatalErrorHandler = std::function<void(const std::string& message)>;
 
 // Posts a task that the host must run later on the isolate's thread, outside
 // of garbage collection (used to emit batched destroy hooks). The default
@@ -121,8 +132,12 @@ struct RuntimeOptions {
   // Posts the task that emits batched destroy hooks; when empty, the task
   // goes to `platform`'s foreground task runner.
   TaskPoster post_task;
-  // Receives exceptions thrown by hook callbacks (default: print, exit(1)).
+  // Receives exceptions thrown by hook callbacks (default: print, terminate
+  // JavaScript).
   HookErrorHandler on_hook_error;
+  // Receives fatal errors (default: print, abort). The library itself never
+  // calls exit() or abort() except through this handler.
+  FatalErrorHandler on_fatal_error;
   // Receives uncaught exceptions (default: print to stderr).
   UncaughtExceptionHandler on_uncaught_exception;
   // When set, the Runtime installs the isolate's PromiseRejectCallback and
