@@ -63,6 +63,15 @@ RuntimeImpl* LiveRuntime(v8::Isolate* isolate, uint64_t generation) {
 AsyncResource::~AsyncResource() {
   if (isolate_ == nullptr)
     return;  // Moved from.
+  // V8 handles may be released only on the isolate's thread: a thread-pool
+  // completion must hand the resource back to the event loop.
+  if (v8::Isolate::TryGetCurrent() != isolate_) {
+    FatalUsage("AsyncResource::~AsyncResource",
+               "destroyed on a thread that has not entered its isolate "
+               "(destroy resources on the isolate's thread, with the isolate "
+               "entered)",
+               isolate_);
+  }
   if (open_scopes_ > 0) {
     // Deleted inside its own callback: the open scopes outlive it.
     if (RuntimeImpl* runtime = LiveRuntime(isolate_, runtime_generation_))

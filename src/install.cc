@@ -174,6 +174,7 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
                                 v8::NewStringType::kInternalized,
                                 static_cast<int>(name->size()))
             .ToLocal(&key);
+    bool defined_it = false;
     if (ok) {
       v8::TryCatch try_catch(isolate);
       v8::Maybe<bool> result = global->DefineOwnProperty(
@@ -181,14 +182,16 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
       if (result.IsNothing()) {
         ok = false;
         try_catch.ReThrow();
-      } else if (!result.FromJust()) {
-        ok = false;
-        std::string message =
-            "asyncctx: Runtime::Install(): cannot define "
-            "the global '" +
-            *name + "'";
-        ThrowError(isolate, message.c_str());
+      } else {
+        defined_it = result.FromJust();
       }
+    }
+    if (ok && !defined_it) {
+      ok = false;
+      std::string message =
+          "asyncctx: Runtime::Install(): cannot define the global '" + *name +
+          "'";
+      ThrowError(isolate, message.c_str());
     }
     if (!ok) {
       // Undo, and leave nothing that refers to `state`, which is freed on
