@@ -2,6 +2,9 @@
 
 #include "asyncctx/async_resource.h"
 
+#include <new>
+#include <utility>
+
 #include "src/errors.h"
 #include "src/frame.h"
 #include "src/runtime_impl.h"
@@ -10,6 +13,64 @@
 #include "v8-primitive.h"
 
 namespace asyncctx {
+
+namespace {
+
+void EmitInit(ContextState* state,
+              v8::Local<v8::Context> context,
+              double async_id,
+              const char* type,
+              double trigger_async_id,
+              v8::Local<v8::Object> resource) {
+  if (!state->HasHooks(kHookInit))
+    return;
+  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Local<v8::Function> emit = state->emit_init.Get(isolate);
+  v8::Local<v8::String> type_string;
+  if (emit.IsEmpty() ||
+      !v8::String::NewFromUtf8(isolate, type).ToLocal(&type_string)) {
+    return;
+  }
+  v8::Local<v8::Value> argv[] = {
+      v8::Number::New(isolate, async_id), type_string,
+      v8::Number::New(isolate, trigger_async_id), resource};
+  (void)emit->Call(context, v8::Undefined(isolate), 4, argv).IsEmpty();
+}
+
+}  // namespace
+
+AsyncIds EmitAsyncInit(v8::Local<v8::Context> context,
+                       const char* type,
+                       v8::Local<v8::Object> resource,
+                       double trigger_async_id) {
+  if (context.IsEmpty())
+    FatalUsage("EmitAsyncInit", "the context is empty");
+  v8::Isolate* isolate = compat::IsolateOf(context);
+  RuntimeImpl* runtime = RuntimeForOrDie(isolate, "EmitAsyncInit");
+  ContextState* state = runtime->StateForOrDie(context, "EmitAsyncInit");
+  v8::HandleScope handle_scope(isolate);
+  v8::Context::Scope context_scope(context);
+  ExecutionStack& stack = runtime->stack();
+  AsyncIds ids;
+  ids.async_id = stack.NewAsyncId();
+  ids.trigger_async_id =
+      trigger_async_id >= 0 ? trigger_async_id : stack.DefaultTriggerAsyncId();
+  if (resource.IsEmpty())
+    resource = v8::Object::New(isolate);
+  EmitInit(state, context, ids.async_id, type != nullptr ? type : "",
+           ids.trigger_async_id, resource);
+  return ids;
+}
+
+void EmitAsyncDestroy(v8::Local<v8::Context> context, AsyncIds ids) {
+  if (context.IsEmpty())
+    FatalUsage("EmitAsyncDestroy", "the context is empty");
+  v8::Isolate* isolate = compat::IsolateOf(context);
+  RuntimeImpl* runtime = RuntimeForOrDie(isolate, "EmitAsyncDestroy");
+  ContextState* state = runtime->StateForOrDie(context, "EmitAsyncDestroy");
+  if (state->HasHooks(kHookDestroy))
+    runtime->QueueDestroy(state, ids.async_id);
+}
 
 AsyncResource::AsyncResource(v8::Local<v8::Context> context,
                              const char* type,
@@ -35,17 +96,33 @@ AsyncResource::AsyncResource(v8::Local<v8::Context> context,
   resource_.Reset(isolate_, resource);
   frame_.Reset(isolate_, CurrentFrame(context));
 
-  if (state->HasHooks(kHookInit)) {
-    v8::Local<v8::Function> emit = state->emit_init.Get(isolate_);
-    v8::Local<v8::String> type_string;
-    if (!emit.IsEmpty() && v8::String::NewFromUtf8(isolate_, type_.c_str())
-                               .ToLocal(&type_string)) {
-      v8::Local<v8::Value> argv[] = {
-          v8::Number::New(isolate_, async_id_), type_string,
-          v8::Number::New(isolate_, trigger_async_id_), resource};
-      (void)emit->Call(context, v8::Undefined(isolate_), 4, argv).IsEmpty();
-    }
+  EmitInit(state, context, async_id_, type_.c_str(), trigger_async_id_,
+           resource);
+}
+
+AsyncResource::AsyncResource(AsyncResource&& other)
+    : runtime_generation_(other.runtime_generation_),
+      isolate_(other.isolate_),
+      async_id_(other.async_id_),
+      trigger_async_id_(other.trigger_async_id_),
+      type_(std::move(other.type_)),
+      destroyed_(other.destroyed_),
+      context_(std::move(other.context_)),
+      resource_(std::move(other.resource_)),
+      frame_(std::move(other.frame_)) {
+  if (other.open_scopes_ > 0) {
+    FatalUsage("AsyncResource", "moved while a CallbackScope for it is open",
+               isolate_);
   }
+  other.isolate_ = nullptr;
+}
+
+AsyncResource& AsyncResource::operator=(AsyncResource&& other) {
+  if (this == &other)
+    return *this;
+  this->~AsyncResource();
+  new (this) AsyncResource(std::move(other));
+  return *this;
 }
 
 namespace {

@@ -543,6 +543,99 @@ TEST_F(EmbedderRulesDeathTest, ResourceDestroyedOnAnotherThreadIsFatal) {
       "that has not entered its isolate");
 }
 
+// Issue 12 item 6: a frame captured in C++ is entered later without an async
+// resource: no hooks, no new async id.
+TEST_F(EmbedderRulesTest, ContextFrameCarriesContextWithoutHooks) {
+  Run("globalThis.als = new AsyncLocalStorage(); globalThis.events = [];"
+      "asyncHooks.createHook({init(id, type) { events.push(type); },"
+      "  before() { events.push('before'); }}).enable();");
+  std::unique_ptr<ContextFrame> frame;
+  Run("als.enterWith('captured')");
+  frame = std::make_unique<ContextFrame>(ContextFrame::Current(context()));
+  Run("als.enterWith('later')");
+  double id_before = runtime()->ExecutionAsyncId();
+  {
+    ContextFrame::Scope scope(*frame);
+    EXPECT_EQ(RunString("String(als.getStore())"), "captured");
+    EXPECT_EQ(runtime()->ExecutionAsyncId(), id_before);
+  }
+  EXPECT_EQ(RunString("String(als.getStore())"), "later");
+  EXPECT_EQ(RunString("events.join()"), "");
+  // Move-only value: the moved-to frame enters the same values.
+  ContextFrame moved = std::move(*frame);
+  frame.reset();
+  {
+    ContextFrame::Scope scope(moved);
+    EXPECT_EQ(RunString("String(als.getStore())"), "captured");
+  }
+}
+
+// Issue 12 item 6: Node-style EmitAsyncInit / EmitAsyncDestroy.
+TEST_F(EmbedderRulesTest, EmitAsyncInitAndDestroyWithPlainIds) {
+  Run("globalThis.events = [];"
+      "asyncHooks.createHook({"
+      "  init(id, type, trigger) { events.push(type + ':' + id + ':' + "
+      "trigger); },"
+      "  destroy(id) { events.push('destroy:' + id); }}).enable();");
+  AsyncIds ids = EmitAsyncInit(context(), "HostOp");
+  EXPECT_GT(ids.async_id, 1);
+  EXPECT_EQ(ids.trigger_async_id, 1);
+  EmitAsyncDestroy(context(), ids);
+  runtime()->EmitPendingDestroys();
+  std::string id = std::to_string(static_cast<int>(ids.async_id));
+  EXPECT_EQ(RunString("events.join()"), "HostOp:" + id + ":1,destroy:" + id);
+}
+
+// Issue 12 item 5: AsyncResource is movable; the moved-to object owns the
+// ids, the frame and the single destroy.
+TEST_F(EmbedderRulesTest, AsyncResourceIsMovable) {
+  Run("globalThis.als = new AsyncLocalStorage(); globalThis.destroyed = [];"
+      "asyncHooks.createHook({destroy(id) { destroyed.push(id); }}).enable();"
+      "als.enterWith('moved');");
+  AsyncResource original(context(), "X");
+  double id = original.async_id();
+  Run("als.enterWith(undefined)");
+  std::vector<AsyncResource> resources;
+  resources.push_back(std::move(original));
+  resources.reserve(8);  // moves again
+  v8::Local<v8::Function> fn = CompileFunction(
+      context(),
+      "(function() { return asyncHooks.executionAsyncId() + ':' + "
+      "als.getStore(); })");
+  v8::Local<v8::Value> result;
+  ASSERT_TRUE(
+      MakeCallback(&resources[0], v8::Undefined(isolate()), fn, 0, nullptr)
+          .ToLocal(&result));
+  EXPECT_EQ(std::string(*v8::String::Utf8Value(isolate(), result)),
+            std::to_string(static_cast<int>(id)) + ":moved");
+  resources.clear();
+  runtime()->EmitPendingDestroys();
+  EXPECT_EQ(RunString("destroyed.join()"),
+            std::to_string(static_cast<int>(id)));
+}
+
+// Issue 12 item 9: a promise created in one installed context and awaited in
+// another: the awaiting code keeps its own context's stores.
+TEST_F(EmbedderRulesTest, PromiseOfOneContextAwaitedInAnother) {
+  v8::Local<v8::Context> a = context();
+  v8::Local<v8::Context> b = v8::Context::New(isolate());
+  ASSERT_TRUE(runtime()->Install(b).FromMaybe(false));
+  Run("globalThis.als = new AsyncLocalStorage();"
+      "globalThis.make = () => als.run('a', () => Promise.resolve('value'));");
+  b->Global()
+      ->Set(b, v8::String::NewFromUtf8Literal(isolate(), "make"), Run("make"))
+      .Check();
+  RunIn(b,
+        "globalThis.als = new AsyncLocalStorage(); globalThis.seen = [];"
+        "als.run('b', async () => {"
+        "  const v = await make();"
+        "  seen.push(v + ':' + als.getStore());"
+        "}); ''");
+  runtime()->RunMicrotasks(b);
+  runtime()->RunMicrotasks(a);
+  EXPECT_EQ(RunIn(b, "seen.join()"), "value:b");
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace asyncctx
