@@ -18,8 +18,10 @@
 // Threading: a Runtime is used only on the thread that owns its isolate
 // (under the isolate's v8::Locker if the host uses lockers).
 //
-// The host must set the isolate's microtask policy to kExplicit: the
-// outermost CallbackScope and Runtime::RunMicrotasks() run the checkpoint.
+// The host must set the isolate's microtask policy to kExplicit (Install()
+// refuses kAuto and kScoped): the outermost CallbackScope and
+// Runtime::RunMicrotasks() run the checkpoint, on the context's own
+// microtask queue when it has one.
 
 #ifndef ASYNCCTX_RUNTIME_H_
 #define ASYNCCTX_RUNTIME_H_
@@ -121,8 +123,9 @@ struct RuntimeOptions {
   // Ignored (always off) on V8 versions that propagate context by themselves.
   bool thenable_repair = true;
 
-  // Index of the v8::Context embedder data slot asyncctx uses to find its
-  // per-context state. Choose another one if the host already uses it.
+  // Index of the first of the three v8::Context embedder data slots asyncctx
+  // uses (the JavaScript layer, the per-context state, and a tag that marks
+  // the context as installed). Choose others if the host already uses them.
   int context_embedder_index = 40;
 
   // Platform used by the default TaskPoster. May be null when post_task is
@@ -170,8 +173,10 @@ class ASYNCCTX_EXPORT Runtime {
   Runtime& operator=(const Runtime&) = delete;
 
   // Installs the globals chosen by `options` into `context` and prepares the
-  // context for callback scopes. Installing twice into one context fails
-  // with an Error thrown in JavaScript (Nothing is returned).
+  // context for callback scopes. All or nothing: installing twice into one
+  // context, an isolate whose microtasks policy is not kExplicit, or a
+  // global that cannot be defined fails with an Error thrown in JavaScript
+  // (Nothing is returned, and no global is left defined).
   virtual v8::Maybe<bool> Install(v8::Local<v8::Context> context,
                                   const InstallOptions& options = {}) = 0;
 
