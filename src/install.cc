@@ -37,6 +37,28 @@ bool GetFunction(v8::Local<v8::Context> context,
   return true;
 }
 
+// exports[name][inner].prototype[method] (inner may be null), kept weakly.
+void CaptureMethod(v8::Local<v8::Context> context,
+                   v8::Local<v8::Object> exports,
+                   const char* name,
+                   const char* inner,
+                   const char* method,
+                   v8::Global<v8::Function>* out) {
+  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Local<v8::Value> value = exports;
+  for (const char* part : {name, inner, "prototype"}) {
+    if (part == nullptr)
+      continue;
+    if (!value->IsObject() || !value.As<v8::Object>()
+                                   ->Get(context, Str(isolate, part))
+                                   .ToLocal(&value)) {
+      return;
+    }
+  }
+  if (value->IsObject())
+    GetFunction(context, value.As<v8::Object>(), method, out);
+}
+
 }  // namespace
 
 v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
@@ -149,6 +171,11 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   }
   state->resources.Reset(isolate, resources.As<v8::Array>());
   state->resources.SetWeak();
+  // Before any user code runs: the brand checks of FromJavaScript.
+  CaptureMethod(context, exports, "AsyncLocalStorage", nullptr, "getStore",
+                &state->als_get_store);
+  CaptureMethod(context, exports, "AsyncContext", "Variable", "get",
+                &state->variable_get);
 
   // Install the requested globals, all or none: a global that cannot be
   // defined (an interceptor that throws, a read-only or non-configurable

@@ -87,6 +87,12 @@ struct ContextState {
   v8::Global<v8::Function> invalid_arg_type;
   v8::Global<v8::Function> make_node_error;
   v8::Global<v8::Function> reset_after_termination;
+  // The original AsyncLocalStorage.prototype.getStore and
+  // AsyncContext.Variable.prototype.get, captured at Install: they throw for
+  // any object without the classes' private fields, which makes them the
+  // brand check of ContextKey::FromJavaScript.
+  v8::Global<v8::Function> als_get_store;
+  v8::Global<v8::Function> variable_get;
 
   // Async ids waiting for their destroy hooks (emitted from a task).
   DestroyQueue destroys;

@@ -39,7 +39,10 @@ class ASYNCCTX_EXPORT ContextKey {
   ContextKey(v8::Local<v8::Context> context, const char* name);
 
   // Wraps an AsyncLocalStorage instance or AsyncContext.Variable created in
-  // `context`. Returns null if `store` is neither.
+  // `context`. Returns null if `store` is neither. Stores are recognized by
+  // an internal brand (the classes' private fields), whatever names the
+  // host installed them under: a user class put in the `AsyncLocalStorage`
+  // global is not taken for one.
   static std::unique_ptr<ContextKey> FromJavaScript(
       v8::Local<v8::Context> context,
       v8::Local<v8::Value> store);

@@ -636,6 +636,42 @@ TEST_F(EmbedderRulesTest, PromiseOfOneContextAwaitedInAnother) {
   EXPECT_EQ(RunIn(b, "seen.join()"), "value:b");
 }
 
+// Issue 12 item 7: stores are recognized by brand, not by the global's name.
+TEST_F(EmbedderRulesTest, FromJavaScriptRecognizesStoresByBrand) {
+  v8::Local<v8::Context> other = v8::Context::New(isolate());
+  InstallOptions options;
+  options.async_local_storage = "Storage";
+  options.async_context = "AC";
+  ASSERT_TRUE(runtime()->Install(other, options).FromMaybe(false));
+  v8::Context::Scope scope(other);
+  auto run = [&](const char* source) {
+    return v8::Script::Compile(
+               other,
+               v8::String::NewFromUtf8(isolate(), source).ToLocalChecked())
+        .ToLocalChecked()
+        ->Run(other)
+        .ToLocalChecked();
+  };
+  run("globalThis.s = new Storage(); globalThis.v = new AC.Variable();"
+      "globalThis.AsyncLocalStorage = class { getStore() { return 'fake'; } };"
+      "globalThis.fake = new AsyncLocalStorage();"
+      "globalThis.lookalike = Object.create(Storage.prototype);"
+      "Storage.prototype.getStore = () => 'replaced';");
+  auto store = ContextKey::FromJavaScript(other, run("s"));
+  ASSERT_NE(store, nullptr);
+  auto variable = ContextKey::FromJavaScript(other, run("v"));
+  ASSERT_NE(variable, nullptr);
+  EXPECT_EQ(ContextKey::FromJavaScript(other, run("fake")), nullptr);
+  EXPECT_EQ(ContextKey::FromJavaScript(other, run("lookalike")), nullptr);
+  EXPECT_EQ(ContextKey::FromJavaScript(other, run("new Proxy(s, {})")),
+            nullptr);
+  run("s.enterWith('real')");
+  // The original getStore is used, not the replaced one.
+  EXPECT_EQ(std::string(*v8::String::Utf8Value(
+                isolate(), store->Get(other).ToLocalChecked())),
+            "real");
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace asyncctx
