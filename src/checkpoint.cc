@@ -23,7 +23,7 @@ void RuntimeImpl::OnMicrotasksCompleted(v8::Isolate* isolate, void* data) {
   if (isolate->IsExecutionTerminating())
     runtime->checkpoint_terminated_ = true;
   for (auto& [state, owned] : runtime->states_) {
-    state->hook_fields[kHookCheckpointGeneration]++;
+    state->context_fields[kContextCheckpointGeneration]++;
   }
 }
 
@@ -61,9 +61,10 @@ void RuntimeImpl::RunMicrotasks(v8::Local<v8::Context> context) {
   // Jobs captured at the root frame run in whatever frame is current (V8
   // 10.2 only enters non-root captured frames), so the checkpoint starts at
   // the root: an enterWith in the script that ran before must not leak.
-  if (!context.IsEmpty()) {
-    compat::SetContinuationData(isolate, context, v8::Undefined(isolate));
-  }
+  v8::HandleScope handle_scope(isolate);
+  v8::Local<v8::Value> root = RootFrame(context);
+  if (!context.IsEmpty())
+    compat::SetContinuationData(isolate, context, root);
   size_t depth_before = stack_.depth();
   // A context may have its own queue (MicrotaskQueue::New); otherwise this
   // is the isolate's default queue.
@@ -80,18 +81,23 @@ void RuntimeImpl::RunMicrotasks(v8::Local<v8::Context> context) {
     // run again).
     stack_.UnwindTo(depth_before);
     checkpoint_terminated_ = true;
-    if (!context.IsEmpty()) {
-      compat::SetContinuationData(isolate, context, v8::Undefined(isolate));
-    }
+    if (!context.IsEmpty())
+      compat::SetContinuationData(isolate, context, root);
     return;
   }
   if (options_.on_unhandled_rejection)
     rejections_.Process(options_.on_unhandled_rejection);
   // V8 10.2 leaves whatever the last job set; every macrotask starts at the
   // root frame.
-  if (!context.IsEmpty()) {
-    compat::SetContinuationData(isolate, context, v8::Undefined(isolate));
-  }
+  if (!context.IsEmpty())
+    compat::SetContinuationData(isolate, context, root);
+}
+
+v8::Local<v8::Value> RuntimeImpl::RootFrame(v8::Local<v8::Context> context) {
+  ContextState* state = StateFor(context);
+  if (state == nullptr || state->root_frame.IsEmpty())
+    return v8::Undefined(isolate());
+  return state->root_frame.Get(isolate());
 }
 
 void RuntimeImpl::DropMicrotasks(v8::Local<v8::Context> context) {
@@ -109,7 +115,7 @@ void RuntimeImpl::DropMicrotasks(v8::Local<v8::Context> context) {
   if (!was_terminating)
     isolate->CancelTerminateExecution();
   checkpoint_terminated_ = true;
-  compat::SetContinuationData(isolate, context, v8::Undefined(isolate));
+  compat::SetContinuationData(isolate, context, RootFrame(context));
 }
 
 }  // namespace asyncctx

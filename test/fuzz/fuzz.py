@@ -57,6 +57,13 @@ DEFAULT_SHELL = os.path.join(ROOT, "out", "Default", "asyncctx_shell")
 CI_SEED = 1
 CI_COUNT = 1000
 CI_FRESH = 25
+# What --ci runs: (oracle, number of seeds or None for all, extended shapes,
+# polluted realm, programs in fresh processes).
+CI_PLAN = [
+    ("model", None, True, False, CI_FRESH),
+    ("node", None, True, False, 0),
+    ("model", 300, True, True, 0),
+]
 
 
 class Options:
@@ -543,16 +550,32 @@ def main():
         seeds = iter(range(first, first + count))
         print("fuzzing seeds %d..%d" % (first, first + count - 1), flush=True)
 
-    seeds = list(seeds) if len(oracles) > 1 else seeds
+    if opts.ci:
+        # (oracle, count, extended, pollute, fresh) per run: see README.md.
+        plan = CI_PLAN
+    else:
+        plan = [(oracle, None, opts.extended, opts.pollute, opts.fresh)
+                for oracle in oracles]
+    seeds = list(seeds) if len(plan) > 1 else seeds
     total_passed = total_failed = 0
-    for oracle in oracles:
+    for oracle, limit, extended, pollute, fresh in plan:
         opts.oracle = oracle
+        opts.extended = extended
+        opts.pollute = pollute
+        opts.fresh = fresh
+        if oracle == "node" and not ensure_node(opts):
+            print("error: Node.js for the node oracle not found: %s "
+                  "(tools/bootstrap --v8=13.6 installs it)" % opts.node)
+            total_failed += 1
+            continue
+        run_seeds = seeds if limit is None else seeds[:limit]
         passed, failed, programs, lines, seconds = fuzz(
-            iter(seeds), opts, deadline)
-        print("%s oracle: %d programs, %d trace lines compared, in %.1f s "
-              "(seeds from %d; %d passed, %d failed)"
-              % (oracle, programs, lines, seconds, first, passed, failed),
-              flush=True)
+            iter(run_seeds), opts, deadline)
+        print("%s oracle%s%s: %d programs, %d trace lines compared, in "
+              "%.1f s (seeds from %d; %d passed, %d failed)"
+              % (oracle, ", extended" if extended else "",
+                 ", polluted realm" if pollute else "", programs, lines,
+                 seconds, first, passed, failed), flush=True)
         total_passed += passed
         total_failed += failed
     print("%d passed, %d failed" % (total_passed, total_failed))
