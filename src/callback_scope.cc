@@ -55,6 +55,9 @@ CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
   v8::Local<v8::Context> context = context_;
   context->Enter();
   ContextState* state = runtime_->StateForOrDie(context, "CallbackScope");
+  // Valid until the destructor: the caller's HandleScope keeps the context
+  // alive, and destroying the runtime while a scope is open is fatal.
+  state_ = state;
   outermost_ = runtime_->callback_scope_depth++ == 0;
   enclosing_ = runtime_->innermost_scope;
   runtime_->innermost_scope = this;
@@ -90,11 +93,10 @@ CallbackScope::~CallbackScope() {
   v8::Isolate* isolate = isolate_;
   v8::HandleScope handle_scope(isolate);
   v8::Local<v8::Context> context = context_;
-  ContextState* state = runtime_->StateFor(context);
+  ContextState* state = state_;
   if (isolate->IsExecutionTerminating())
     terminated_ = true;
-  if (state != nullptr && !failed_ && !terminated_ &&
-      state->HasHooks(kHookAfter)) {
+  if (!failed_ && !terminated_ && state->HasHooks(kHookAfter)) {
     CallHook(isolate, context, state->emit_after, async_id_);
   }
 
@@ -110,17 +112,14 @@ CallbackScope::~CallbackScope() {
     // An exception or TerminateExecution skipped JavaScript's own pops: drop
     // their entries, and the resources JavaScript recorded for them.
     stack.UnwindTo(depth_before_);
-    if (state != nullptr) {
-      for (size_t i = depth_before_ + 1; i < depth; i++) {
-        runtime_->SetResource(state, context, i, v8::Undefined(isolate));
-      }
-    }
+    for (size_t i = depth_before_ + 1; i < depth; i++)
+      runtime_->SetResource(state, context, i, v8::Undefined(isolate));
   } else {
     ExecutionStack::FatalCorruption(stack.execution_async_id(), async_id_);
   }
   if (AsyncResource* resource = runtime_->HostResourceAt(depth_before_)) {
     resource->open_scopes_--;
-  } else if (state != nullptr) {
+  } else {
     // The resource was deleted inside its callback and handed its JavaScript
     // object to the resources list for the rest of the scope.
     runtime_->SetResource(state, context, depth_before_,
@@ -128,7 +127,10 @@ CallbackScope::~CallbackScope() {
   }
   runtime_->SetHostResource(depth_before_, nullptr);
   if (saved_frame_.IsEmpty()) {
-    compat::SetContinuationData(isolate, context, runtime_->RootFrame(context));
+    v8::Local<v8::Value> root = state->root_frame.Get(isolate);
+    if (root.IsEmpty())
+      root = v8::Undefined(isolate);
+    compat::SetContinuationData(isolate, context, root);
   } else {
     compat::SetContinuationData(isolate, context, saved_frame_.Get(isolate));
     saved_frame_.Reset();

@@ -38,6 +38,7 @@ namespace asyncctx {
 
 class AsyncResource;
 class RuntimeImpl;
+struct ContextState;
 
 // Runs host code on behalf of an AsyncResource (see the top of this file).
 class ASYNCCTX_NODISCARD_EXPORT CallbackScope {
@@ -67,6 +68,7 @@ class ASYNCCTX_NODISCARD_EXPORT CallbackScope {
   friend class RuntimeImpl;
 
   RuntimeImpl* runtime_;
+  ContextState* state_;
   v8::Isolate* isolate_;
   // In the caller's HandleScope.
   v8::Local<v8::Context> context_;
