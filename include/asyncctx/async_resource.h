@@ -103,7 +103,9 @@ class ASYNCCTX_EXPORT AsyncResource {
 // The ids of an async operation that has no object of its own (Node.js's
 // async_context).
 struct AsyncIds {
+  // The operation's async id: executionAsyncId() inside its callbacks.
   double async_id;
+  // The id of the operation that caused it: triggerAsyncId().
   double trigger_async_id;
 };
 

@@ -43,8 +43,10 @@ class ASYNCCTX_EXPORT ContextFrame {
   // Needs a HandleScope.
   static ContextFrame Current(v8::Local<v8::Context> context);
 
-  ContextFrame(ContextFrame&&) = default;
-  ContextFrame& operator=(ContextFrame&&) = default;
+  // Moves the captured frame; `other` is left empty.
+  ContextFrame(ContextFrame&& other) = default;
+  // Moves the captured frame; `other` is left empty.
+  ContextFrame& operator=(ContextFrame&& other) = default;
   ContextFrame(const ContextFrame&) = delete;
   ContextFrame& operator=(const ContextFrame&) = delete;
   ~ContextFrame();
