@@ -60,9 +60,12 @@ CI_FRESH = 25
 # What --ci runs: (oracle, number of seeds or None for all, extended shapes,
 # polluted realm, programs in fresh processes).
 CI_PLAN = [
-    ("model", None, True, False, CI_FRESH),
-    ("node", None, True, False, 0),
-    ("model", 300, True, True, 0),
+    ("model", None, True, False, CI_FRESH, False),
+    ("node", None, True, False, 0, False),
+    ("model", 300, True, True, 0, False),
+    # Thenables resolved in another frame than their promise's creation
+    # frame, where the V8 generations differ (the model follows the shell's).
+    ("model", 300, True, False, 0, True),
 ]
 
 
@@ -461,11 +464,12 @@ def main():
                         help="where the model runs (default: the shell, "
                              "whose event loop then schedules both runs)")
     parser.add_argument("--thenable-rule", choices=["creation", "resolve"],
-                        default="creation",
+                        default=None,
                         help="frame of a thenable job in the model: the "
                              "promise's creation frame (our repair, "
                              "default) or the frame of the resolve (TC39, "
-                             "V8 >= 12)")
+                             "V8 >= 12.4); default: the rule of the shell's "
+                             "V8 (asyncctx_shell --version)")
     parser.add_argument("--ambiguous-thenables", dest="ambiguous",
                         action="store_true",
                         help="also generate programs where the two rules "
@@ -513,6 +517,8 @@ def main():
     oracles = list(ORACLES) if opts.oracle == "both" else [opts.oracle]
     opts.oracle = oracles[0]
 
+    if opts.thenable_rule is None:
+        opts.thenable_rule = thenable_rule_of(opts.shell)
     if opts.show is not None:
         print(make_program(opts.show, opts).render(opts.model))
         return 0
@@ -554,15 +560,16 @@ def main():
         # (oracle, count, extended, pollute, fresh) per run: see README.md.
         plan = CI_PLAN
     else:
-        plan = [(oracle, None, opts.extended, opts.pollute, opts.fresh)
-                for oracle in oracles]
+        plan = [(oracle, None, opts.extended, opts.pollute, opts.fresh,
+                 opts.ambiguous) for oracle in oracles]
     seeds = list(seeds) if len(plan) > 1 else seeds
     total_passed = total_failed = 0
-    for oracle, limit, extended, pollute, fresh in plan:
+    for oracle, limit, extended, pollute, fresh, ambiguous in plan:
         opts.oracle = oracle
         opts.extended = extended
         opts.pollute = pollute
         opts.fresh = fresh
+        opts.ambiguous = ambiguous
         if oracle == "node" and not ensure_node(opts):
             print("error: Node.js for the node oracle not found: %s "
                   "(tools/bootstrap --v8=13.6 installs it)" % opts.node)
@@ -571,15 +578,32 @@ def main():
         run_seeds = seeds if limit is None else seeds[:limit]
         passed, failed, programs, lines, seconds = fuzz(
             iter(run_seeds), opts, deadline)
-        print("%s oracle%s%s: %d programs, %d trace lines compared, in "
+        print("%s oracle%s%s%s: %d programs, %d trace lines compared, in "
               "%.1f s (seeds from %d; %d passed, %d failed)"
               % (oracle, ", extended" if extended else "",
-                 ", polluted realm" if pollute else "", programs, lines,
+                 ", polluted realm" if pollute else "",
+                 ", ambiguous thenables (%s rule)" % opts.thenable_rule
+                 if ambiguous else "", programs, lines,
                  seconds, first, passed, failed), flush=True)
         total_passed += passed
         total_failed += failed
     print("%d passed, %d failed" % (total_passed, total_failed))
     return 1 if total_failed else 0
+
+
+def thenable_rule_of(shell):
+    """The frame V8 gives a thenable job: from V8 12.4 the frame of the
+    resolve() call (V8 does it), before it the promise's creation frame (our
+    repair). Read from `asyncctx_shell --version`."""
+    try:
+        out = subprocess.run([shell, "--version"], capture_output=True,
+                             text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return "creation"
+    m = re.search(r"V8 (\d+)\.(\d+)", out)
+    if m and (int(m.group(1)), int(m.group(2))) >= (12, 4):
+        return "resolve"
+    return "creation"
 
 
 def ensure_node(opts):
