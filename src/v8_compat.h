@@ -18,7 +18,11 @@
 #ifndef ASYNCCTX_SRC_V8_COMPAT_H_
 #define ASYNCCTX_SRC_V8_COMPAT_H_
 
+#include <atomic>
+
+#include "v8-callbacks.h"
 #include "v8-context.h"
+#include "v8-function-callback.h"
 #include "v8-isolate.h"
 #include "v8-local-handle.h"
 #include "v8-message.h"
@@ -133,6 +137,38 @@ inline v8::ScriptOrigin MakeScriptOrigin(v8::Isolate* isolate,
   return v8::ScriptOrigin(resource_name);
 #else
   return v8::ScriptOrigin(isolate, resource_name);
+#endif
+}
+
+// FunctionCallbackInfo::Holder() is gone in V8 13; This() is the receiver
+// the signature checked.
+template <typename T>
+inline v8::Local<v8::Object> HolderOf(const v8::FunctionCallbackInfo<T>& info) {
+#if V8_MAJOR_VERSION >= 13
+  return info.This();
+#else
+  return info.Holder();
+#endif
+}
+
+// The OOM handler gets (location, is_heap_oom) on every V8; from V8 10.5 V8
+// itself passes an OOMDetails. One handler per process (the last one set).
+using OOMHandler = void (*)(const char* location, bool is_heap_oom);
+inline std::atomic<OOMHandler>& CurrentOOMHandler() {
+  static std::atomic<OOMHandler> handler{nullptr};
+  return handler;
+}
+inline void SetOOMErrorHandler(v8::Isolate* isolate, OOMHandler handler) {
+  CurrentOOMHandler().store(handler);
+#if V8_MAJOR_VERSION > 10 || (V8_MAJOR_VERSION == 10 && V8_MINOR_VERSION >= 5)
+  isolate->SetOOMErrorHandler(
+      [](const char* location, const v8::OOMDetails& details) {
+        CurrentOOMHandler().load()(location, details.is_heap_oom);
+      });
+#else
+  isolate->SetOOMErrorHandler([](const char* location, bool is_heap_oom) {
+    CurrentOOMHandler().load()(location, is_heap_oom);
+  });
 #endif
 }
 

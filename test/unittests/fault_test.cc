@@ -17,9 +17,10 @@
 #include <thread>
 #include <vector>
 
-#include "libplatform/libplatform.h"
+#include "src/v8_compat.h"
 #include "test/unittests/request_workload.h"
 #include "test/unittests/v8_fixture.h"
+#include "tools/v8_host/v8_host.h"
 #include "v8-exception.h"
 #include "v8-external.h"
 #include "v8-function.h"
@@ -795,7 +796,7 @@ class SmallHeapIsolate {
     params.array_buffer_allocator = allocator_.get();
     params.constraints.set_max_old_generation_size_in_bytes(
         max_old_generation_bytes);
-    isolate_ = v8::Isolate::New(params);
+    isolate_ = host::NewIsolate(params);
     isolate_->SetMicrotasksPolicy(v8::MicrotasksPolicy::kExplicit);
     v8::Isolate::Scope isolate_scope(isolate_);
     v8::HandleScope handle_scope(isolate_);
@@ -812,8 +813,7 @@ class SmallHeapIsolate {
       context_.Reset();
       runtime_.reset();
     }
-    v8::platform::NotifyIsolateShutdown(TestPlatform(), isolate_);
-    isolate_->Dispose();
+    host::DisposeIsolate(isolate_);
   }
   v8::Isolate* isolate() { return isolate_; }
   Runtime* runtime() { return runtime_.get(); }
@@ -858,7 +858,7 @@ Runtime* g_oom_runtime = nullptr;
 void RunOutOfMemory() {
   SmallHeapIsolate env(16 * 1024 * 1024);
   v8::Isolate* isolate = env.isolate();
-  isolate->SetOOMErrorHandler(OnOutOfMemory);
+  compat::SetOOMErrorHandler(isolate, OnOutOfMemory);
   v8::Isolate::Scope isolate_scope(isolate);
   v8::HandleScope handle_scope(isolate);
   g_oom_runtime = env.runtime();

@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "asyncctx/callback_scope.h"
-#include "libplatform/libplatform.h"
 #include "tools/shell/error_reporter.h"
+#include "tools/v8_host/v8_host.h"
 #include "v8-exception.h"
 #include "v8-microtask-queue.h"
 
@@ -242,7 +242,7 @@ void EventLoop::RunImmediates() {
 void EventLoop::RunPlatformTasks() {
   bool ran = false;
   while (!reporter_->failed() &&
-         v8::platform::PumpMessageLoop(platform_, isolate_)) {
+         asyncctx::host::PumpMessageLoop(isolate_)) {
     ran = true;
   }
   // Platform tasks run outside any CallbackScope; give the promise jobs they

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "src/v8_compat.h"
 #include "tools/shell/bindings.h"
 #include "tools/shell/errors.h"
 #include "v8-isolate.h"
@@ -66,7 +67,8 @@ v8::MaybeLocal<v8::Value> RunScript(v8::Local<v8::Context> context,
     ThrowError(isolate, "Script too large: " + name);
     return v8::MaybeLocal<v8::Value>();
   }
-  v8::ScriptOrigin origin(isolate, ToV8String(isolate, name));
+  v8::ScriptOrigin origin =
+      compat::MakeScriptOrigin(isolate, ToV8String(isolate, name));
   v8::Local<v8::Script> script;
   v8::Local<v8::Value> result;
   if (!v8::Script::Compile(context, code, &origin).ToLocal(&script) ||

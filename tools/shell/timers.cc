@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "src/v8_compat.h"
 #include "tools/shell/bindings.h"
 #include "tools/shell/errors.h"
 #include "tools/shell/event_loop.h"
@@ -203,8 +204,8 @@ void Timers::IllegalConstructor(
 bool Timers::Unwrap(const v8::FunctionCallbackInfo<v8::Value>& info,
                     Task** task) {
   // The signature guarantees the holder is a Timeout or Immediate.
-  *task = static_cast<Task*>(
-      info.Holder()->GetAlignedPointerFromInternalField(EventLoop::kTaskField));
+  *task = static_cast<Task*>(compat::GetInternalPointer(
+      compat::HolderOf(info), EventLoop::kTaskField));
   return *task != nullptr;
 }
 
