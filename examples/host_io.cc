@@ -197,7 +197,7 @@ class Logger {
 
  private:
   std::string CurrentRequest(v8::Local<v8::Context> context) const {
-    v8::Isolate* isolate = context->GetIsolate();
+    v8::Isolate* isolate = v8::Isolate::GetCurrent();
     v8::TryCatch try_catch(isolate);  // a throwing getter means "unknown"
     v8::Local<v8::Value> store;
     v8::Local<v8::Value> id;
@@ -417,8 +417,9 @@ int main(int argc, char* argv[]) {
     options.on_unhandled_rejection = [&host](v8::Local<v8::Context> context,
                                              v8::Local<v8::Promise> promise,
                                              v8::Local<v8::Value> reason) {
-      host.logger().Log(context, "unhandled rejection: " +
-                                     ToUtf8(context->GetIsolate(), reason));
+      host.logger().Log(
+          context,
+          "unhandled rejection: " + ToUtf8(v8::Isolate::GetCurrent(), reason));
     };
     std::unique_ptr<asyncctx::Runtime> runtime =
         asyncctx::Runtime::Create(isolate, std::move(options));

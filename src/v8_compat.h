@@ -28,6 +28,7 @@
 #include "v8-message.h"
 #include "v8-object.h"
 #include "v8-primitive.h"
+#include "v8-value.h"
 #include "v8-version.h"
 
 namespace asyncctx {
@@ -148,6 +149,27 @@ inline v8::Local<v8::Object> HolderOf(const v8::FunctionCallbackInfo<T>& info) {
   return info.This();
 #else
   return info.Holder();
+#endif
+}
+
+// Object::GetPrototype() is gone in V8 14; GetPrototypeV2() differs only for
+// global proxies (it does not skip their hidden prototype).
+inline v8::Local<v8::Value> GetPrototype(v8::Local<v8::Object> object) {
+#if V8_MAJOR_VERSION >= 14
+  return object->GetPrototypeV2();
+#else
+  return object->GetPrototype();
+#endif
+}
+
+// Copies all of `string` as UTF-16 into `buffer` (string->Length() units).
+inline void WriteUtf16(v8::Isolate* isolate,
+                       v8::Local<v8::String> string,
+                       uint16_t* buffer) {
+#if V8_MAJOR_VERSION >= 14
+  string->WriteV2(isolate, 0, static_cast<uint32_t>(string->Length()), buffer);
+#else
+  string->Write(isolate, buffer);
 #endif
 }
 

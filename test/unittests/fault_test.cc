@@ -49,7 +49,7 @@ struct Reports {
     options.on_uncaught_exception = [this](v8::Local<v8::Context> context,
                                            v8::Local<v8::Value> exception,
                                            v8::Local<v8::Message>) {
-      uncaught.push_back(ToString(context->GetIsolate(), exception));
+      uncaught.push_back(ToString(compat::IsolateOf(context), exception));
     };
     return options;
   }

@@ -56,7 +56,7 @@ bool ReadFile(const std::string& path, std::string* contents) {
 v8::MaybeLocal<v8::Value> RunScript(v8::Local<v8::Context> context,
                                     const std::string& name,
                                     const std::string& source) {
-  v8::Isolate* isolate = context->GetIsolate();
+  v8::Isolate* isolate = compat::IsolateOf(context);
   v8::EscapableHandleScope handle_scope(isolate);
   v8::Local<v8::String> code;
   if (source.size() > static_cast<size_t>(v8::String::kMaxLength) ||

@@ -164,9 +164,8 @@ Task* Timers::TaskOf(v8::Local<v8::Value> value,
                      const v8::Global<v8::FunctionTemplate>& type) {
   if (!value->IsObject() || !type.Get(isolate_)->HasInstance(value))
     return nullptr;
-  return static_cast<Task*>(
-      value.As<v8::Object>()->GetAlignedPointerFromInternalField(
-          EventLoop::kTaskField));
+  return static_cast<Task*>(compat::GetInternalPointer(value.As<v8::Object>(),
+                                                       EventLoop::kTaskField));
 }
 
 // Like Node's, accepts a Timeout, or its id as a number or numeric string;
