@@ -14,16 +14,28 @@ namespace asyncctx {
 
 namespace {
 
-void CallHook(v8::Isolate* isolate,
+// Returns true when the hook was terminated and V8 has already ended the
+// termination (V8 >= 12, see compat::kV8EndsTerminationAtTheTop).
+bool CallHook(v8::Isolate* isolate,
               v8::Local<v8::Context> context,
               const v8::Global<v8::Function>& hook,
               double async_id) {
   v8::Local<v8::Function> fn = hook.Get(isolate);
   if (fn.IsEmpty())
-    return;
+    return false;
   v8::Local<v8::Value> argv[] = {v8::Number::New(isolate, async_id)};
   // Hook exceptions are reported by the JavaScript layer itself.
-  (void)fn->Call(context, v8::Undefined(isolate), 1, argv).IsEmpty();
+  if (!compat::kV8EndsTerminationAtTheTop) {
+    (void)fn->Call(context, v8::Undefined(isolate), 1, argv).IsEmpty();
+    return false;
+  }
+  bool terminated;
+  {
+    v8::TryCatch try_catch(isolate);
+    (void)fn->Call(context, v8::Undefined(isolate), 1, argv).IsEmpty();
+    terminated = try_catch.HasTerminated();
+  }
+  return terminated && !isolate->IsExecutionTerminating();
 }
 
 }  // namespace
@@ -63,8 +75,11 @@ CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
   // called; the scope itself records a pointer.
   runtime_->SetHostResource(depth_before_, resource);
   runtime_->EnterFrame(state, context, resource->frame());
-  if (state->HasHooks(kHookBefore)) {
-    CallHook(isolate, context, state->emit_before, resource->async_id_);
+  if (state->HasHooks(kHookBefore) &&
+      CallHook(isolate, context, state->emit_before, resource->async_id_)) {
+    // Terminate again, so that the host's callback does not run after its
+    // hook was terminated (V8 10.2 kept the termination by itself).
+    isolate->TerminateExecution();
   }
 }
 
@@ -74,14 +89,16 @@ CallbackScope::~CallbackScope() {
   v8::Local<v8::Context> context = resource_->context();
   ContextState* state = runtime_->StateFor(context);
   bool terminating = isolate->IsExecutionTerminating();
+  bool hook_terminated = false;
   if (state != nullptr && !failed_ && !terminating &&
       state->HasHooks(kHookAfter)) {
-    CallHook(isolate, context, state->emit_after, resource_->async_id_);
+    hook_terminated =
+        CallHook(isolate, context, state->emit_after, resource_->async_id_);
   }
 
   // The `after` hooks themselves may have been terminated (a watchdog, or a
   // hook error handler that terminates), skipping JavaScript's pops there.
-  terminating = isolate->IsExecutionTerminating();
+  terminating = isolate->IsExecutionTerminating() || hook_terminated;
   ExecutionStack& stack = runtime_->stack();
   size_t depth = stack.depth();
   if (depth == depth_before_ + 1 &&

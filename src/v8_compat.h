@@ -43,6 +43,15 @@ inline constexpr bool kV8PropagatesThenables = false;
 #endif
 
 #if V8_MAJOR_VERSION >= 12
+// A TerminateExecution() that unwinds to C++ with no JavaScript left on the
+// stack ends there: the isolate is no longer terminating once the call
+// returns (V8 10.2 kept terminating until the host's TryCatch was left).
+inline constexpr bool kV8EndsTerminationAtTheTop = true;
+#else
+inline constexpr bool kV8EndsTerminationAtTheTop = false;
+#endif
+
+#if V8_MAJOR_VERSION >= 12
 inline v8::Local<v8::Value> GetContinuationData(v8::Isolate* isolate,
                                                 v8::Local<v8::Context>) {
 #if V8_MAJOR_VERSION >= 14
