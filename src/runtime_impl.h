@@ -13,16 +13,28 @@
 // * Native bindings reach their ContextState through a small holder object;
 //   the runtime clears it on destruction so that late calls throw instead of
 //   touching freed memory.
+//
+// Where the pieces live (RuntimeImpl keeps ownership and the wiring):
+//   src/runtime_impl.cc      creation, teardown, per-context state, reporting
+//   src/install.cc           Runtime::Install: bindings, layer, globals
+//   src/js_bindings.cc       the native functions the JavaScript layer calls
+//   src/checkpoint.cc        microtask checkpoints, recovery from termination
+//   src/destroy_queue.cc     batched destroy hooks (DestroyQueue)
+//   src/rejection_tracker.cc unhandled-rejection tracking (RejectionTracker)
 
 #ifndef ASYNCCTX_SRC_RUNTIME_IMPL_H_
 #define ASYNCCTX_SRC_RUNTIME_IMPL_H_
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "asyncctx/async_resource.h"
 #include "asyncctx/runtime.h"
+#include "src/destroy_queue.h"
 #include "src/execution_stack.h"
+#include "src/rejection_tracker.h"
 #include "v8-array-buffer.h"
 #include "v8-function.h"
 #include "v8-object.h"
@@ -52,6 +64,9 @@ enum HookField {
 
 struct ContextState {
   RuntimeImpl* runtime;
+  // Install order: iterations over contexts that call into JavaScript visit
+  // them in this order.
+  uint64_t serial = 0;
   v8::Global<v8::Context> context;  // weak; its callback frees this state
   v8::Global<v8::Object> holder;    // weak; internal field 0 -> this
   std::shared_ptr<v8::BackingStore> hook_store;
@@ -71,7 +86,9 @@ struct ContextState {
   v8::Global<v8::Function> reset_after_termination;
 
   // Async ids waiting for their destroy hooks (emitted from a task).
-  std::vector<double> pending_destroys;
+  DestroyQueue destroys;
+  // A microtask that emits `destroys` is queued (the queue hit its bound).
+  bool destroy_flush_queued = false;
 
   bool HasHooks(HookField field) const { return hook_fields[field] > 0; }
 };
@@ -131,7 +148,12 @@ class RuntimeImpl final : public Runtime {
     return index < host_resources_.size() ? host_resources_[index] : nullptr;
   }
 
-  void QueueDestroy(ContextState* state, double async_id);
+  // Queues `async_id` for `state`'s destroy hooks. `from_javascript`: the
+  // caller is a binding called by JavaScript (not a GC callback), so a full
+  // batch may be flushed by a microtask right away.
+  void QueueDestroy(ContextState* state,
+                    double async_id,
+                    bool from_javascript = false);
   void ReportHookError(const char* hook, v8::Local<v8::Value> error);
   void ReportUncaught(v8::Local<v8::Context> context,
                       v8::Local<v8::Value> error,
@@ -141,13 +163,21 @@ class RuntimeImpl final : public Runtime {
   int callback_scope_depth = 0;
 
  private:
-  struct PendingRejection;
-
   void ActivateThenableRepair(ContextState* state,
                               v8::Local<v8::Context> context);
   void ForgetState(ContextState* state);
+  // The installed contexts' states in install order, copied so that the
+  // caller may call into JavaScript (which may collect a context and erase
+  // its state) while it walks them; check IsLive() before each use.
+  std::vector<ContextState*> SnapshotStates() const;
+  bool IsLive(ContextState* state) const { return states_.contains(state); }
+
+  // destroy_queue.cc
   void PostDestroyTask();
-  void ProcessUnhandledRejections();
+  void EmitDestroyBatch(ContextState* state);
+  static void FlushDestroysMicrotask(
+      const v8::FunctionCallbackInfo<v8::Value>& info);
+  // checkpoint.cc
   void RecoverFromTermination();
 
   static void OnContextCollected(const v8::WeakCallbackInfo<ContextState>&);
@@ -159,9 +189,10 @@ class RuntimeImpl final : public Runtime {
   RuntimeOptions options_;
   ExecutionStack stack_;
   std::shared_ptr<v8::BackingStore> stack_store_;
-  std::vector<std::unique_ptr<ContextState>> states_;
+  absl::flat_hash_map<ContextState*, std::unique_ptr<ContextState>> states_;
+  uint64_t next_state_serial_ = 0;
   std::vector<AsyncResource*> host_resources_;
-  std::vector<std::unique_ptr<PendingRejection>> pending_rejections_;
+  RejectionTracker rejections_;
   bool destroy_task_posted_ = false;
   // A microtask checkpoint ended in TerminateExecution.
   bool checkpoint_terminated_ = false;

@@ -30,6 +30,7 @@
 #include <memory>
 #include <string>
 
+#include "absl/status/statusor.h"
 #include "asyncctx/export.h"
 #include "v8-context.h"
 #include "v8-isolate.h"
@@ -134,7 +135,14 @@ struct RuntimeOptions {
 class ASYNCCTX_EXPORT Runtime {
  public:
   // Creates the runtime for `isolate`. The isolate must outlive the runtime.
-  // Returns null (and prints why) if a runtime already exists for it.
+  // Returns an error status, and creates nothing, if `isolate` is null
+  // (kInvalidArgument) or already has a runtime or another user of the
+  // isolate data slot (kAlreadyExists).
+  static absl::StatusOr<std::unique_ptr<Runtime>> New(
+      v8::Isolate* isolate,
+      RuntimeOptions options = {});
+
+  // As New(), but returns null and prints the status to stderr on failure.
   static std::unique_ptr<Runtime> Create(v8::Isolate* isolate,
                                          RuntimeOptions options = {});
 

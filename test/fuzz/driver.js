@@ -15,6 +15,7 @@
 
 (function(global) {
   const runtime = global.FUZZ_RUNTIME;
+  const ObjectHasOwn = Object.hasOwn;
   const programs = global.FUZZ_PROGRAMS || [];
   runtime.configure(global.FUZZ_OPTIONS || {});
   let index = -1;
@@ -29,19 +30,21 @@
     if (Array.isArray(value)) return '[' + value.map(formatValue).join(',') + ']';
     if (typeof value === 'string') return value;
     if (value === null) return 'null';
-    if (typeof value === 'object' && 'status' in value) {
+    if (typeof value === 'object' && ObjectHasOwn(value, 'status')) {
       return value.status + ':' +
-          formatValue('value' in value ? value.value : value.reason);
+          formatValue(ObjectHasOwn(value, 'value') ? value.value :
+                                                     value.reason);
     }
     return typeof value + ':' + String(value);
   }
 
-  // The probe. Records the execution ids (unless a hook is enabled) and the
+  // The probe. Records the execution ids (unless a hook is enabled, or the
+  // program is in the Node dialect, test/fuzz/gen.py) and the
   // value of every AsyncLocalStorage and AsyncContext.Variable.
   function makeProbe(e) {
     return function P(label, extra) {
       let line = label;
-      if (!e.hooked) line += ' ' + e.ids();
+      if (!e.hooked && !e.noIds) line += ' ' + e.ids();
       line += ' |';
       for (const s of e.S) line += ' ' + formatValue(s.getStore());
       line += ' |';
@@ -53,7 +56,14 @@
 
   function next() {
     if (env !== null) {
+      for (const cleanup of env.cleanup) cleanup();
       runtime.finish(env);
+      // The hostile-realm mode (test/fuzz/pollute.js): what the pollution
+      // saw the library reveal.
+      if (typeof global.FUZZ_POLLUTION_REPORT === 'function') {
+        const seen = global.FUZZ_POLLUTION_REPORT();
+        if (seen !== '') env.lines.push(seen.slice(0, -1));
+      }
       env.lines.push('#E ' + programs[index].seed);
       runtime.print(env.lines.join('\n'));
       env = null;
@@ -62,6 +72,8 @@
     if (index >= programs.length) return;
     const program = programs[index];
     env = runtime.environment(['#B ' + program.seed], program.hooked);
+    env.noIds = program.ids === false;
+    env.cleanup = [];
     env.P = makeProbe(env);
     runtime.start(env, program.main);
   }

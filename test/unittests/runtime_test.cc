@@ -129,6 +129,19 @@ TEST(RuntimeLifetimeTest, CreateTwiceForOneIsolateFails) {
   EXPECT_EQ(Runtime::From(env.isolate()), env.runtime());
 }
 
+TEST(RuntimeLifetimeTest, NewReportsWhyItFailed) {
+  TestIsolate env;
+  absl::StatusOr<std::unique_ptr<Runtime>> second = Runtime::New(env.isolate());
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_NE(second.status().message().find("already has a runtime"),
+            std::string::npos);
+  absl::StatusOr<std::unique_ptr<Runtime>> none = Runtime::New(nullptr);
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(Runtime::From(env.isolate()), env.runtime());
+}
+
 TEST(RuntimeLifetimeTest, BindingsThrowAfterTheRuntimeIsDestroyed) {
   TestIsolate env;
   v8::Isolate::Scope isolate_scope(env.isolate());

@@ -1,0 +1,91 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// Microtask checkpoints and recovery from TerminateExecution.
+//
+// Runtime::RunMicrotasks is the one place that runs a checkpoint for the
+// library: it starts and ends at the root frame, reports unhandled
+// rejections, and notices jobs abandoned by TerminateExecution (a deeper
+// execution stack after the checkpoint). RecoverFromTermination undoes what
+// terminated JavaScript could not, once no JavaScript is on the stack.
+
+#include <algorithm>
+
+#include "src/runtime_impl.h"
+#include "src/v8_compat.h"
+#include "v8-exception.h"
+#include "v8-function.h"
+#include "v8-microtask-queue.h"
+
+namespace asyncctx {
+
+void RuntimeImpl::OnMicrotasksCompleted(v8::Isolate* isolate, void* data) {
+  auto* runtime = static_cast<RuntimeImpl*>(data);
+  if (isolate->IsExecutionTerminating())
+    runtime->checkpoint_terminated_ = true;
+  for (auto& [state, owned] : runtime->states_) {
+    state->hook_fields[kHookCheckpointGeneration]++;
+  }
+}
+
+void RuntimeImpl::RecoverFromTermination() {
+  if (stack_.depth() == 0 && !checkpoint_terminated_)
+    return;
+  // Outside of every CallbackScope no JavaScript scope can be open, so what
+  // is left was abandoned by TerminateExecution (finally blocks and `after`
+  // hooks do not run then).
+  checkpoint_terminated_ = false;
+  stack_.UnwindTo(0);
+  std::fill(host_resources_.begin(), host_resources_.end(), nullptr);
+  v8::Isolate* isolate = this->isolate();
+  v8::HandleScope handle_scope(isolate);
+  for (ContextState* state : SnapshotStates()) {
+    if (!IsLive(state) || state->context.IsEmpty())
+      continue;
+    v8::Local<v8::Context> context = state->context.Get(isolate);
+    v8::Local<v8::Function> reset = state->reset_after_termination.Get(isolate);
+    if (reset.IsEmpty())
+      continue;
+    v8::Context::Scope context_scope(context);
+    v8::TryCatch try_catch(isolate);
+    (void)reset->Call(context, v8::Undefined(isolate), 0, nullptr).IsEmpty();
+  }
+}
+
+void RuntimeImpl::RunMicrotasks(v8::Local<v8::Context> context) {
+  v8::Isolate* isolate = this->isolate();
+  if (isolate->IsExecutionTerminating())
+    return;
+  if (callback_scope_depth == 0)
+    RecoverFromTermination();
+  // Jobs captured at the root frame run in whatever frame is current (V8
+  // 10.2 only enters non-root captured frames), so the checkpoint starts at
+  // the root: an enterWith in the script that ran before must not leak.
+  if (!context.IsEmpty()) {
+    compat::SetContinuationData(isolate, context, v8::Undefined(isolate));
+  }
+  size_t depth_before = stack_.depth();
+  isolate->PerformMicrotaskCheckpoint();
+  // Every job pops what it pushed, so a deeper stack means jobs were
+  // abandoned by TerminateExecution (V8 forgets the termination once no
+  // JavaScript is left on the stack, so the depth is the reliable sign).
+  if (isolate->IsExecutionTerminating() || stack_.depth() > depth_before) {
+    // Jobs were abandoned mid-way: whatever they pushed is unwound now (JS
+    // bookkeeping is reset at the next RunMicrotasks, when JavaScript may
+    // run again).
+    stack_.UnwindTo(depth_before);
+    checkpoint_terminated_ = true;
+    if (!context.IsEmpty()) {
+      compat::SetContinuationData(isolate, context, v8::Undefined(isolate));
+    }
+    return;
+  }
+  if (options_.on_unhandled_rejection)
+    rejections_.Process(options_.on_unhandled_rejection);
+  // V8 10.2 leaves whatever the last job set; every macrotask starts at the
+  // root frame.
+  if (!context.IsEmpty()) {
+    compat::SetContinuationData(isolate, context, v8::Undefined(isolate));
+  }
+}
+
+}  // namespace asyncctx

@@ -1,0 +1,172 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// Runtime::Install: prepares a context's state, runs the JavaScript layer
+// with its native bindings, and defines the globals the host asked for.
+
+#include <string>
+#include <utility>
+
+#include "src/errors.h"
+#include "src/js_bindings.h"
+#include "src/js_sources.h"
+#include "src/runtime_impl.h"
+#include "src/v8_compat.h"
+#include "src/v8_string.h"
+#include "v8-container.h"
+#include "v8-exception.h"
+#include "v8-function.h"
+#include "v8-script.h"
+
+namespace asyncctx {
+
+namespace {
+
+bool GetFunction(v8::Local<v8::Context> context,
+                 v8::Local<v8::Object> object,
+                 const char* name,
+                 v8::Global<v8::Function>* out) {
+  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Local<v8::Value> value;
+  if (!object->Get(context, Str(isolate, name)).ToLocal(&value) ||
+      !value->IsFunction()) {
+    return false;
+  }
+  out->Reset(isolate, value.As<v8::Function>());
+  out->SetWeak();
+  return true;
+}
+
+}  // namespace
+
+v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
+                                     const InstallOptions& install_options) {
+  v8::Isolate* isolate = this->isolate();
+  if (context.IsEmpty() || compat::IsolateOf(context) != isolate) {
+    FatalUsage("Runtime::Install", "the context belongs to another isolate");
+  }
+  v8::EscapableHandleScope handle_scope(isolate);
+  v8::Context::Scope context_scope(context);
+  if (IsInstalled(context)) {
+    ThrowError(isolate,
+               "asyncctx: Runtime::Install() was already called for this "
+               "context");
+    return v8::Nothing<bool>();
+  }
+
+  auto owned_state = std::make_unique<ContextState>();
+  ContextState* state = owned_state.get();
+  state->runtime = this;
+  state->hook_store = v8::ArrayBuffer::NewBackingStore(
+      isolate, kHookFieldCount * sizeof(double));
+  state->hook_fields = static_cast<double*>(state->hook_store->Data());
+  for (int i = 0; i < kHookFieldCount; i++)
+    state->hook_fields[i] = 0;
+  state->hook_fields[kHookThenableRepair] = options_.thenable_repair ? 1 : 0;
+
+  v8::Local<v8::Object> holder;
+  v8::Local<v8::Object> binding;
+  if (!NewBindingHolder(context, state).ToLocal(&holder) ||
+      !NewBindingObject(context, state, holder, stack_store_)
+           .ToLocal(&binding)) {
+    return v8::Nothing<bool>();
+  }
+
+  // Compile the JavaScript layer and call it with the binding.
+  v8::Local<v8::String> source;
+  if (!v8::String::NewFromUtf8(
+           isolate, internal::kAsyncctxSource, v8::NewStringType::kNormal,
+           static_cast<int>(internal::kAsyncctxSourceLength))
+           .ToLocal(&source)) {
+    return v8::Nothing<bool>();
+  }
+  v8::ScriptOrigin origin = compat::MakeScriptOrigin(
+      isolate, Str(isolate, "asyncctx:internal/asyncctx.js"));
+  v8::Local<v8::Script> script;
+  v8::Local<v8::Value> factory;
+  v8::Local<v8::Value> argv[] = {binding};
+  v8::Local<v8::Value> layer_value;
+  if (!v8::Script::Compile(context, source, &origin).ToLocal(&script) ||
+      !script->Run(context).ToLocal(&factory) || !factory->IsFunction() ||
+      !factory.As<v8::Function>()
+           ->Call(context, v8::Undefined(isolate), 1, argv)
+           .ToLocal(&layer_value) ||
+      !layer_value->IsObject()) {
+    return v8::Nothing<bool>();
+  }
+  v8::Local<v8::Object> layer = layer_value.As<v8::Object>();
+  v8::Local<v8::Value> exports_value;
+  v8::Local<v8::Value> internals_value;
+  if (!layer->Get(context, Str(isolate, "exports")).ToLocal(&exports_value) ||
+      !layer->Get(context, Str(isolate, "internals"))
+           .ToLocal(&internals_value) ||
+      !exports_value->IsObject() || !internals_value->IsObject()) {
+    return v8::Nothing<bool>();
+  }
+  v8::Local<v8::Object> exports = exports_value.As<v8::Object>();
+  v8::Local<v8::Object> internals = internals_value.As<v8::Object>();
+
+  v8::Local<v8::Value> resources;
+  if (!internals->Get(context, Str(isolate, "resources")).ToLocal(&resources) ||
+      !resources->IsArray() ||
+      !GetFunction(context, internals, "emitInit", &state->emit_init) ||
+      !GetFunction(context, internals, "emitBefore", &state->emit_before) ||
+      !GetFunction(context, internals, "emitAfter", &state->emit_after) ||
+      !GetFunction(context, internals, "emitDestroyBatch",
+                   &state->emit_destroy_batch) ||
+      !GetFunction(context, internals, "refreshPromiseHooks",
+                   &state->refresh_promise_hooks) ||
+      !GetFunction(context, internals, "frameWith", &state->frame_with) ||
+      !GetFunction(context, internals, "invalidArgType",
+                   &state->invalid_arg_type) ||
+      !GetFunction(context, internals, "makeNodeError",
+                   &state->make_node_error) ||
+      !GetFunction(context, internals, "resetAfterTermination",
+                   &state->reset_after_termination)) {
+    ThrowError(isolate, "asyncctx: internal error: bad JavaScript layer");
+    return v8::Nothing<bool>();
+  }
+  state->resources.Reset(isolate, resources.As<v8::Array>());
+  state->resources.SetWeak();
+
+  // Install the requested globals.
+  v8::Local<v8::Object> global = context->Global();
+  const std::pair<const std::string*, const char*> globals[] = {
+      {&install_options.async_local_storage, "AsyncLocalStorage"},
+      {&install_options.async_resource, "AsyncResource"},
+      {&install_options.queue_microtask, "queueMicrotask"},
+      {&install_options.async_context, "AsyncContext"},
+      {&install_options.async_hooks, "asyncHooks"},
+  };
+  for (const auto& [name, export_name] : globals) {
+    if (name->empty())
+      continue;
+    v8::Local<v8::Value> value;
+    v8::Local<v8::String> key;
+    if (!exports->Get(context, Str(isolate, export_name)).ToLocal(&value) ||
+        !v8::String::NewFromUtf8(isolate, name->c_str(),
+                                 v8::NewStringType::kInternalized,
+                                 static_cast<int>(name->size()))
+             .ToLocal(&key) ||
+        global
+            ->DefineOwnProperty(context, key, value,
+                                v8::PropertyAttribute::DontEnum)
+            .IsNothing()) {
+      return v8::Nothing<bool>();
+    }
+  }
+
+  // The context keeps the layer alive; C++ refers to it weakly.
+  context->SetEmbedderData(options_.context_embedder_index, internals);
+  compat::SetEmbedderPointer(context, options_.context_embedder_index + 1,
+                             state);
+  state->holder.Reset(isolate, holder);
+  state->holder.SetWeak();
+  state->context.Reset(isolate, context);
+  state->context.SetWeak(state, OnContextCollected,
+                         v8::WeakCallbackType::kParameter);
+  state->serial = next_state_serial_++;
+  states_.emplace(state, std::move(owned_state));
+  return v8::Just(true);
+}
+
+}  // namespace asyncctx

@@ -1,0 +1,229 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+
+#include "src/js_bindings.h"
+
+#include <string>
+
+#include "src/errors.h"
+#include "src/execution_stack.h"
+#include "src/runtime_impl.h"
+#include "src/v8_compat.h"
+#include "src/v8_string.h"
+#include "v8-exception.h"
+#include "v8-function.h"
+#include "v8-microtask-queue.h"
+#include "v8-template.h"
+#include "v8-typed-array.h"
+
+namespace asyncctx {
+
+namespace {
+
+// Holder objects carry the ContextState* for native bindings.
+constexpr int kHolderStateField = 0;
+
+}  // namespace
+
+ContextState* BindingState(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Local<v8::Object> holder = info.Data().As<v8::Object>();
+  auto* state = static_cast<ContextState*>(
+      compat::GetInternalPointer(holder, kHolderStateField));
+  if (state == nullptr) {
+    ThrowError(info.GetIsolate(),
+               "asyncctx: the Runtime of this context has been destroyed");
+  }
+  return state;
+}
+
+namespace {
+
+// --- Native bindings (see the header comment of src/js/asyncctx.js). ---
+
+void GetFrame(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  info.GetReturnValue().Set(
+      compat::GetContinuationData(isolate, isolate->GetCurrentContext()));
+}
+
+// The JavaScript layer turns the thenable repair on before it enters a new
+// frame (enterNewFrame), so these two stay as small as V8 allows: they are
+// on every run, snapshot and resource callback.
+void SetFrame(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  compat::SetContinuationData(isolate, isolate->GetCurrentContext(), info[0]);
+}
+
+void SwapFrame(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::Local<v8::Context> context = isolate->GetCurrentContext();
+  info.GetReturnValue().Set(compat::GetContinuationData(isolate, context));
+  compat::SetContinuationData(isolate, context, info[0]);
+}
+
+void EnqueueMicrotask(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  if (!info[0]->IsFunction())
+    return;
+  info.GetIsolate()->EnqueueMicrotask(info[0].As<v8::Function>());
+}
+
+// enqueueOrGetFrame(fn, runner): queueMicrotask in one native call. At the
+// root frame it queues the bare `fn` and returns undefined (the fast path);
+// otherwise it queues `runner`, which runs the callback in its frame, and
+// returns the current frame for the JavaScript layer to keep.
+void EnqueueOrGetFrame(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::Local<v8::Value> frame =
+      compat::GetContinuationData(isolate, isolate->GetCurrentContext());
+  // On V8 >= 12.4, EnqueueMicrotask captures the frame by itself.
+  if (compat::kV8PropagatesThenables || frame->IsUndefined()) {
+    isolate->EnqueueMicrotask(info[0].As<v8::Function>());
+    return;
+  }
+  isolate->EnqueueMicrotask(info[1].As<v8::Function>());
+  info.GetReturnValue().Set(frame);
+}
+
+void UpdatePromiseHooks(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  ContextState* state = BindingState(info);
+  if (state == nullptr)
+    return;
+  v8::Local<v8::Context> context = info.GetIsolate()->GetCurrentContext();
+  auto fn = [&](int i) {
+    return info[i]->IsFunction() ? info[i].As<v8::Function>()
+                                 : v8::Local<v8::Function>();
+  };
+  context->SetPromiseHooks(fn(0), fn(1), fn(2), fn(3));
+}
+
+void FatalStackCorruption(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Local<v8::Context> context = info.GetIsolate()->GetCurrentContext();
+  double current = info[0]->NumberValue(context).FromMaybe(-1);
+  double popped = info[1]->NumberValue(context).FromMaybe(-1);
+  ExecutionStack::FatalCorruption(current, popped);
+}
+
+void ReportHookErrorBinding(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  ContextState* state = BindingState(info);
+  if (state == nullptr)
+    return;
+  std::string name = ToStdString(info.GetIsolate(), info[0]);
+  state->runtime->ReportHookError(name.c_str(), info[1]);
+}
+
+void ReportUncaughtBinding(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  ContextState* state = BindingState(info);
+  if (state == nullptr)
+    return;
+  v8::Isolate* isolate = info.GetIsolate();
+  state->runtime->ReportUncaught(
+      isolate->GetCurrentContext(), info[0],
+      v8::Exception::CreateMessage(isolate, info[0]));
+}
+
+// hostResourceAt(index): the JavaScript object of the host resource whose
+// CallbackScope pushed stack entry `index`, or undefined.
+void HostResourceAt(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  ContextState* state = BindingState(info);
+  if (state == nullptr || !info[0]->IsUint32())
+    return;
+  AsyncResource* resource =
+      state->runtime->HostResourceAt(info[0].As<v8::Uint32>()->Value());
+  if (resource != nullptr)
+    info.GetReturnValue().Set(resource->resource());
+}
+
+void QueueDestroyBinding(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  ContextState* state = BindingState(info);
+  if (state == nullptr || !info[0]->IsNumber())
+    return;
+  state->runtime->QueueDestroy(state, info[0].As<v8::Number>()->Value(),
+                               /*from_javascript=*/true);
+}
+
+struct BindingFunction {
+  const char* name;
+  v8::FunctionCallback callback;
+  int length;
+};
+
+constexpr BindingFunction kBindingFunctions[] = {
+    {"getFrame", GetFrame, 0},
+    {"setFrame", SetFrame, 1},
+    {"swapFrame", SwapFrame, 1},
+    {"enqueueMicrotask", EnqueueMicrotask, 1},
+    {"enqueueOrGetFrame", EnqueueOrGetFrame, 2},
+    {"updatePromiseHooks", UpdatePromiseHooks, 4},
+    {"fatalStackCorruption", FatalStackCorruption, 2},
+    {"reportHookError", ReportHookErrorBinding, 2},
+    {"reportUncaught", ReportUncaughtBinding, 1},
+    {"queueDestroy", QueueDestroyBinding, 1},
+    {"hostResourceAt", HostResourceAt, 1},
+};
+}  // namespace
+
+v8::MaybeLocal<v8::Object> NewBindingHolder(v8::Local<v8::Context> context,
+                                            ContextState* state) {
+  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::EscapableHandleScope handle_scope(isolate);
+  v8::Local<v8::ObjectTemplate> holder_template =
+      v8::ObjectTemplate::New(isolate);
+  holder_template->SetInternalFieldCount(1);
+  v8::Local<v8::Object> holder;
+  if (!holder_template->NewInstance(context).ToLocal(&holder))
+    return {};
+  compat::SetInternalPointer(holder, kHolderStateField, state);
+  return handle_scope.Escape(holder);
+}
+
+void DetachBindingHolder(v8::Local<v8::Object> holder) {
+  compat::SetInternalPointer(holder, kHolderStateField, nullptr);
+}
+
+v8::MaybeLocal<v8::Object> NewBindingObject(
+    v8::Local<v8::Context> context,
+    ContextState* state,
+    v8::Local<v8::Object> holder,
+    const std::shared_ptr<v8::BackingStore>& stack_store) {
+  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::EscapableHandleScope handle_scope(isolate);
+  v8::Local<v8::Object> binding = v8::Object::New(isolate);
+  for (const BindingFunction& f : kBindingFunctions) {
+    v8::Local<v8::Function> fn;
+    if (!v8::Function::New(context, f.callback, holder, f.length,
+                           v8::ConstructorBehavior::kThrow)
+             .ToLocal(&fn) ||
+        binding->Set(context, Str(isolate, f.name), fn).IsNothing()) {
+      return {};
+    }
+  }
+  v8::Local<v8::ArrayBuffer> stack_buffer =
+      v8::ArrayBuffer::New(isolate, stack_store);
+  v8::Local<v8::ArrayBuffer> hook_buffer =
+      v8::ArrayBuffer::New(isolate, state->hook_store);
+  if (binding
+          ->Set(context, Str(isolate, "fields"),
+                v8::Float64Array::New(stack_buffer, 0,
+                                      ExecutionStack::kFieldCount))
+          .IsNothing() ||
+      binding
+          ->Set(context, Str(isolate, "depth"),
+                v8::Uint32Array::New(stack_buffer, ExecutionStack::kDepthOffset,
+                                     1))
+          .IsNothing() ||
+      binding
+          ->Set(
+              context, Str(isolate, "stack"),
+              v8::Float64Array::New(stack_buffer, ExecutionStack::kFieldsBytes,
+                                    2 * ExecutionStack::kCapacity))
+          .IsNothing() ||
+      binding
+          ->Set(context, Str(isolate, "hookFields"),
+                v8::Float64Array::New(hook_buffer, 0, kHookFieldCount))
+          .IsNothing()) {
+    return {};
+  }
+
+  return handle_scope.Escape(binding);
+}
+
+}  // namespace asyncctx

@@ -1,0 +1,245 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// The hostile-realm mode of the differential fuzzer (tools/fuzz --pollute).
+//
+// Loaded on the shell's side after real.js (which captured the installed
+// API, as a host's own code would) and before the programs. It plays a
+// hostile dependency sharing the realm: it pollutes builtins the way the
+// attacks of issue 16 did, chosen at random per batch from
+// globalThis.FUZZ_POLLUTE_SEED, so that asyncctx must keep working and keep
+// every context private while the programs run.
+//
+// Every pollution is transparent to the programs and the driver (they never
+// rely on what is changed: no holey arrays, no property descriptors, no
+// global constructors called, no unknown properties of promises), so the
+// traces must still equal the oracle's. Each pollution also watches: when
+// the library hands it something that reveals a context (an
+// AsyncLocalStorage or AsyncContext.Variable instance, a store value of the
+// generator's shape, or an array holding either), or reads a global it
+// should have captured at install, it records a line. The driver appends
+// those lines to the program's trace as `!polluted ...`, which the oracle
+// never prints: a difference, so a failure.
+
+'use strict';
+
+(function(global) {
+  const seed = global.FUZZ_POLLUTE_SEED | 0;
+  const ALS = global.AsyncLocalStorage;
+  const Variable = global.AsyncContext.Variable;
+  const ReflectApply = Reflect.apply;
+  const ReflectGet = Reflect.get;
+  const ReflectHas = Reflect.has;
+  const ReflectConstruct = Reflect.construct;
+  const ReflectDefineProperty = Reflect.defineProperty;
+  const ObjectDefineProperty = Object.defineProperty;
+  const ObjectGetPrototypeOf = Object.getPrototypeOf;
+  const ObjectSetPrototypeOf = Object.setPrototypeOf;
+  const ArrayIsArray = Array.isArray;
+  const RegExpTest = RegExp.prototype.test;
+  const storeShape = /^(v|d|dv)[0-9]+$/;
+  // Plain strings, not an array: index stores would meet the accessors.
+  let report = '';
+  let recorded = 0;
+  const wellKnownSymbols = new Set();
+  for (const name of Reflect.ownKeys(Symbol)) {
+    if (typeof Symbol[name] === 'symbol') wellKnownSymbols.add(Symbol[name]);
+  }
+  const SetHas = Set.prototype.has;
+
+  // A tiny deterministic generator (mulberry32) for the choice of attacks.
+  let state = (seed * 2654435761) >>> 0;
+  function random() {
+    state = (state + 0x6D2B79F5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  function isKey(value) {
+    return value instanceof ALS || value instanceof Variable;
+  }
+
+  function reveals(value, depth = 0) {
+    if (typeof value === 'string') return ReflectApply(RegExpTest, storeShape, [value]);
+    if (value === null || typeof value !== 'object') return false;
+    if (isKey(value)) return true;
+    if (depth < 2 && ArrayIsArray(value)) {
+      const n = value.length;
+      for (let i = 0; i < n && i < 64; i++) {
+        if (reveals(value[i], depth + 1)) return true;
+      }
+    }
+    return false;
+  }
+
+  function record(what) {
+    if (recorded++ < 20) report += `!polluted ${what}\n`;
+  }
+
+  const attacks = [];
+
+  // Accessors on Array.prototype indices (issue 16 item 2): frames, hook
+  // lists and saved frames built by index stores would pass through them.
+  attacks.push(function arrayIndexAccessors() {
+    for (let i = 0; i < 16; i++) {
+      ObjectDefineProperty(Array.prototype, i, {
+        __proto__: null,
+        configurable: true,
+        enumerable: false,
+        get() {
+          return undefined;
+        },
+        set(value) {
+          if (isKey(value) || reveals(this) || reveals(value)) {
+            record(`Array.prototype[${i}] setter received a context`);
+          }
+          ReflectDefineProperty(this, i, {
+            __proto__: null,
+            value,
+            writable: true,
+            enumerable: true,
+            configurable: true,
+          });
+        },
+      });
+    }
+  });
+
+  // Descriptor fields on Object.prototype (issue 16 item 6): an ordinary
+  // descriptor object inherits them.
+  attacks.push(function descriptorFields() {
+    for (const name of ['get', 'set', 'value', 'writable', 'enumerable',
+                        'configurable']) {
+      ObjectDefineProperty(Object.prototype, name, {
+        __proto__: null,
+        configurable: true,
+        enumerable: false,
+        get() {
+          record(`Object.prototype.${name} read (a descriptor without ` +
+                 '__proto__: null?)');
+          return undefined;
+        },
+        set(value) {
+          ReflectDefineProperty(this, name, {
+            __proto__: null,
+            value,
+            writable: true,
+            enumerable: true,
+            configurable: true,
+          });
+        },
+      });
+    }
+  });
+
+  // A Proxy between Promise.prototype and Object.prototype (issue 16 item
+  // 3): per-promise state stored or read with ordinary property access
+  // passes through it.
+  attacks.push(function promiseChainProxy() {
+    const objectPrototype = ObjectGetPrototypeOf(Promise.prototype);
+    const proxy = new Proxy(objectPrototype, {
+      __proto__: null,
+      get(target, key, receiver) {
+        if (!ReflectHas(target, key) &&
+            !ReflectApply(SetHas, wellKnownSymbols, [key])) {
+          record(`a promise's ${String(key)} was read through the ` +
+                 'prototype chain');
+        }
+        return ReflectGet(target, key, receiver);
+      },
+      set(target, key, value, receiver) {
+        record(`a promise's ${String(key)} was set through the ` +
+               'prototype chain' + (reveals(value) ? ' (a context)' : ''));
+        return ReflectDefineProperty(receiver, key, {
+          __proto__: null,
+          value,
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
+      },
+    });
+    ObjectSetPrototypeOf(Promise.prototype, proxy);
+  });
+
+  // Replaced global constructors (issue 16 item 1). The programs and the
+  // driver use their static methods only; the library must have captured
+  // what it needs at install.
+  attacks.push(function replacedGlobals() {
+    for (const name of ['Array', 'Object', 'Map', 'Set', 'WeakMap',
+                        'FinalizationRegistry', 'Symbol', 'Error',
+                        'TypeError', 'RangeError']) {
+      const original = global[name];
+      global[name] = new Proxy(original, {
+        __proto__: null,
+        apply(target, thisArg, args) {
+          record(`the global ${name} was called` +
+                 (reveals(args) ? ' with a context' : ''));
+          return ReflectApply(target, thisArg, args);
+        },
+        construct(target, args, newTarget) {
+          if (name !== 'Error') {
+            record(`the global ${name} was constructed` +
+                   (reveals(args) ? ' with a context' : ''));
+          }
+          return ReflectConstruct(
+              target, args, newTarget === global[name] ? target : newTarget);
+        },
+      });
+    }
+    // Reflect is never used by the programs: any read is the library's.
+    const reflect = global.Reflect;
+    global.Reflect = new Proxy(reflect, {
+      __proto__: null,
+      get(target, key) {
+        record(`Reflect.${String(key)} looked up through the global`);
+        return target[key];
+      },
+    });
+  });
+
+  // Function.prototype.call/apply/bind replaced by wrappers that watch their
+  // arguments.
+  attacks.push(function functionPrototype() {
+    const proto = Function.prototype;
+    for (const name of ['call', 'apply', 'bind']) {
+      const original = proto[name];
+      ObjectDefineProperty(proto, name, {
+        __proto__: null,
+        configurable: true,
+        writable: true,
+        enumerable: false,
+        value: {
+          [name](...args) {
+            if (reveals(args)) {
+              record(`Function.prototype.${name} received a context`);
+            }
+            return ReflectApply(original, this, args);
+          },
+        }[name],
+      });
+    }
+  });
+
+  const chosen = [];
+  for (const attack of attacks) {
+    if (random() < 0.5) chosen[chosen.length] = attack;
+  }
+  if (chosen.length === 0) {
+    chosen[0] = attacks[(random() * attacks.length) | 0];
+  }
+  for (const attack of chosen) attack();
+  if (global.FUZZ_POLLUTE_VERBOSE) {
+    console.log(`pollute: ${chosen.map((f) => f.name).join(", ")}`);
+  }
+
+  // The lines recorded since the last call ('' if none), each ending in a
+  // newline.
+  global.FUZZ_POLLUTION_REPORT = function() {
+    const out = report;
+    report = '';
+    recorded = 0;
+    return out;
+  };
+})(globalThis);
