@@ -136,7 +136,7 @@ def process_output(stdout, stderr):
     return "\n".join(parts)
 
 
-# A script run before harness.js that declares `const V8_VERSION = [major,
+# A script run before harness.js (and before each *_expect.js) that declares `const V8_VERSION = [major,
 # minor]`, the V8 of the shell under test (from `asyncctx_shell --version`),
 # for the cases whose expected result differs by V8 generation (a global
 # lexical binding: no property of globalThis). Set by main().
@@ -245,7 +245,7 @@ def run_expect_file(path, shell_cmd, timeout):
     except (ValueError, re.error) as e:
         result.failed.append([None, "bad header: %s" % e])
         return result
-    cmd = shell_cmd + expect["args"] + [rel(path)]
+    cmd = shell_cmd + expect["args"] + V8_PRELUDE + [rel(path)]
     rc, out, err, result.seconds = run_process(cmd, timeout)
     result.output = out + err
     problems = []
