@@ -66,7 +66,7 @@ CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
   depth_before_ = stack.depth();
   // The usual outermost scope starts at the root frame: no handle needed.
   v8::Local<v8::Value> previous = CurrentFrame(context);
-  if (!previous->IsUndefined())
+  if (!previous->IsUndefined() && previous != state->root_frame.Get(isolate))
     saved_frame_.Reset(isolate, previous);
   if (!stack.Push(resource->async_id_, resource->trigger_async_id_)) {
     FatalUsage("CallbackScope", "the async context stack is full");
@@ -119,7 +119,7 @@ CallbackScope::~CallbackScope() {
   }
   runtime_->SetHostResource(depth_before_, nullptr);
   if (saved_frame_.IsEmpty()) {
-    compat::SetContinuationData(isolate, context, v8::Undefined(isolate));
+    compat::SetContinuationData(isolate, context, runtime_->RootFrame(context));
   } else {
     compat::SetContinuationData(isolate, context, saved_frame_.Get(isolate));
     saved_frame_.Reset();

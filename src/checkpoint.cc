@@ -23,7 +23,7 @@ void RuntimeImpl::OnMicrotasksCompleted(v8::Isolate* isolate, void* data) {
   if (isolate->IsExecutionTerminating())
     runtime->checkpoint_terminated_ = true;
   for (auto& [state, owned] : runtime->states_) {
-    state->hook_fields[kHookCheckpointGeneration]++;
+    state->context_fields[kContextCheckpointGeneration]++;
   }
 }
 
@@ -60,9 +60,10 @@ void RuntimeImpl::RunMicrotasks(v8::Local<v8::Context> context) {
   // Jobs captured at the root frame run in whatever frame is current (V8
   // 10.2 only enters non-root captured frames), so the checkpoint starts at
   // the root: an enterWith in the script that ran before must not leak.
-  if (!context.IsEmpty()) {
-    compat::SetContinuationData(isolate, context, v8::Undefined(isolate));
-  }
+  v8::HandleScope handle_scope(isolate);
+  v8::Local<v8::Value> root = RootFrame(context);
+  if (!context.IsEmpty())
+    compat::SetContinuationData(isolate, context, root);
   size_t depth_before = stack_.depth();
   isolate->PerformMicrotaskCheckpoint();
   // Every job pops what it pushed, so a deeper stack means jobs were
@@ -74,18 +75,23 @@ void RuntimeImpl::RunMicrotasks(v8::Local<v8::Context> context) {
     // run again).
     stack_.UnwindTo(depth_before);
     checkpoint_terminated_ = true;
-    if (!context.IsEmpty()) {
-      compat::SetContinuationData(isolate, context, v8::Undefined(isolate));
-    }
+    if (!context.IsEmpty())
+      compat::SetContinuationData(isolate, context, root);
     return;
   }
   if (options_.on_unhandled_rejection)
     rejections_.Process(options_.on_unhandled_rejection);
   // V8 10.2 leaves whatever the last job set; every macrotask starts at the
   // root frame.
-  if (!context.IsEmpty()) {
-    compat::SetContinuationData(isolate, context, v8::Undefined(isolate));
-  }
+  if (!context.IsEmpty())
+    compat::SetContinuationData(isolate, context, root);
+}
+
+v8::Local<v8::Value> RuntimeImpl::RootFrame(v8::Local<v8::Context> context) {
+  ContextState* state = StateFor(context);
+  if (state == nullptr || state->root_frame.IsEmpty())
+    return v8::Undefined(isolate());
+  return state->root_frame.Get(isolate());
 }
 
 }  // namespace asyncctx

@@ -94,7 +94,9 @@ v8::MaybeLocal<v8::Value> ContextKey::Get(
     return handle_scope.Escape(result);
   }
   v8::Local<v8::Value> value;
-  if (!FrameLookup(context, CurrentFrame(context), key_.Get(isolate_),
+  ContextState* state = RuntimeForOrDie(isolate_, "ContextKey::Get")
+                            ->StateForOrDie(context, "ContextKey::Get");
+  if (!FrameLookup(state, context, CurrentFrame(context), key_.Get(isolate_),
                    &value)) {
     value = v8::Undefined(isolate_);
   }
@@ -104,7 +106,9 @@ v8::MaybeLocal<v8::Value> ContextKey::Get(
 bool ContextKey::Has(v8::Local<v8::Context> context) const {
   v8::HandleScope handle_scope(isolate_);
   v8::Local<v8::Value> value;
-  return FrameLookup(context, CurrentFrame(context), key_.Get(isolate_),
+  ContextState* state = RuntimeForOrDie(isolate_, "ContextKey::Has")
+                            ->StateForOrDie(context, "ContextKey::Has");
+  return FrameLookup(state, context, CurrentFrame(context), key_.Get(isolate_),
                      &value);
 }
 

@@ -1,10 +1,10 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
 //
-// Frames from C++. A frame is an immutable JavaScript array
-// [key0, value0, key1, value1, ...] kept in V8's continuation data;
-// undefined is the root frame. The JavaScript layer creates and reads frames
-// on the hot paths; these helpers serve the C++ API (ContextKey,
-// CallbackScope).
+// Frames from C++. The JavaScript layer owns the frame format
+// (src/js/frames.js: an immutable list of nodes kept in V8's continuation
+// data; undefined and the layer's root object are the root frame). These
+// helpers serve the C++ API (ContextKey, CallbackScope) by calling the
+// layer's own functions, so there is one implementation of the format.
 
 #ifndef ASYNCCTX_SRC_FRAME_H_
 #define ASYNCCTX_SRC_FRAME_H_
@@ -21,7 +21,8 @@ struct ContextState;
 v8::Local<v8::Value> CurrentFrame(v8::Local<v8::Context> context);
 
 // Looks `key` up in `frame`. Returns true and sets `value` if present.
-bool FrameLookup(v8::Local<v8::Context> context,
+bool FrameLookup(ContextState* state,
+                 v8::Local<v8::Context> context,
                  v8::Local<v8::Value> frame,
                  v8::Local<v8::Value> key,
                  v8::Local<v8::Value>* value);

@@ -57,11 +57,12 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   ContextState* state = owned_state.get();
   state->runtime = this;
   state->hook_store = v8::ArrayBuffer::NewBackingStore(
-      isolate, kHookFieldCount * sizeof(double));
+      isolate, (kHookFieldCount + kContextFieldCount) * sizeof(double));
   state->hook_fields = static_cast<double*>(state->hook_store->Data());
-  for (int i = 0; i < kHookFieldCount; i++)
+  state->context_fields = state->hook_fields + kHookFieldCount;
+  for (int i = 0; i < kHookFieldCount + kContextFieldCount; i++)
     state->hook_fields[i] = 0;
-  state->hook_fields[kHookThenableRepair] = options_.thenable_repair ? 1 : 0;
+  state->context_fields[kContextThenableRepair] = options_.thenable_repair ? 1 : 0;
 
   v8::Local<v8::Object> holder;
   v8::Local<v8::Object> binding;
@@ -80,7 +81,7 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
     return v8::Nothing<bool>();
   }
   v8::ScriptOrigin origin = compat::MakeScriptOrigin(
-      isolate, Str(isolate, "asyncctx:internal/asyncctx.js"));
+      isolate, Str(isolate, internal::kAsyncctxScriptName));
   v8::Local<v8::Script> script;
   v8::Local<v8::Value> factory;
   v8::Local<v8::Value> argv[] = {binding};
@@ -116,6 +117,7 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
       !GetFunction(context, internals, "refreshPromiseHooks",
                    &state->refresh_promise_hooks) ||
       !GetFunction(context, internals, "frameWith", &state->frame_with) ||
+      !GetFunction(context, internals, "frameLookup", &state->frame_lookup) ||
       !GetFunction(context, internals, "invalidArgType",
                    &state->invalid_arg_type) ||
       !GetFunction(context, internals, "makeNodeError",
@@ -127,6 +129,18 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   }
   state->resources.Reset(isolate, resources.As<v8::Array>());
   state->resources.SetWeak();
+  v8::Local<v8::Value> root_frame;
+  v8::Local<v8::Value> frame_missing;
+  if (!internals->Get(context, Str(isolate, "rootFrame"))
+           .ToLocal(&root_frame) ||
+      !internals->Get(context, Str(isolate, "frameMissing"))
+           .ToLocal(&frame_missing)) {
+    return v8::Nothing<bool>();
+  }
+  state->root_frame.Reset(isolate, root_frame);
+  state->root_frame.SetWeak();
+  state->frame_missing.Reset(isolate, frame_missing);
+  state->frame_missing.SetWeak();
 
   // Install the requested globals.
   v8::Local<v8::Object> global = context->Global();
@@ -166,6 +180,9 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
                          v8::WeakCallbackType::kParameter);
   state->serial = next_state_serial_++;
   states_.emplace(state, std::move(owned_state));
+  // The root as a frame object, so that V8 captures it for the jobs queued
+  // from here on (see src/js/frames.js).
+  compat::SetContinuationData(isolate, context, root_frame);
   return v8::Just(true);
 }
 

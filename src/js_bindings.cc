@@ -66,21 +66,30 @@ void EnqueueMicrotask(const v8::FunctionCallbackInfo<v8::Value>& info) {
   info.GetIsolate()->EnqueueMicrotask(info[0].As<v8::Function>());
 }
 
-// enqueueOrGetFrame(fn, runner): queueMicrotask in one native call. At the
-// root frame it queues the bare `fn` and returns undefined (the fast path);
-// otherwise it queues `runner`, which runs the callback in its frame, and
-// returns the current frame for the JavaScript layer to keep.
+// enqueueOrGetFrame(fn, runner, bareRoot): queueMicrotask in one native
+// call. It queues the bare `fn` and returns undefined where V8 propagates
+// the frame through EnqueueMicrotask itself, and at the root frame when
+// `bareRoot` is the layer's root object (not null); otherwise it queues
+// `runner`, which runs the callback in its frame, and returns the current
+// frame (null at the root) for the JavaScript layer to keep.
 void EnqueueOrGetFrame(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
+  if (compat::kV8PropagatesThenables) {
+    isolate->EnqueueMicrotask(info[0].As<v8::Function>());
+    return;
+  }
   v8::Local<v8::Value> frame =
       compat::GetContinuationData(isolate, isolate->GetCurrentContext());
-  // On V8 >= 12.4, EnqueueMicrotask captures the frame by itself.
-  if (compat::kV8PropagatesThenables || frame->IsUndefined()) {
+  if (!info[2]->IsNull() && (frame->IsUndefined() || frame == info[2])) {
     isolate->EnqueueMicrotask(info[0].As<v8::Function>());
     return;
   }
   isolate->EnqueueMicrotask(info[1].As<v8::Function>());
-  info.GetReturnValue().Set(frame);
+  if (frame->IsUndefined()) {
+    info.GetReturnValue().SetNull();
+  } else {
+    info.GetReturnValue().Set(frame);
+  }
 }
 
 void UpdatePromiseHooks(const v8::FunctionCallbackInfo<v8::Value>& info) {
@@ -151,7 +160,7 @@ constexpr BindingFunction kBindingFunctions[] = {
     {"setFrame", SetFrame, 1},
     {"swapFrame", SwapFrame, 1},
     {"enqueueMicrotask", EnqueueMicrotask, 1},
-    {"enqueueOrGetFrame", EnqueueOrGetFrame, 2},
+    {"enqueueOrGetFrame", EnqueueOrGetFrame, 3},
     {"updatePromiseHooks", UpdatePromiseHooks, 4},
     {"fatalStackCorruption", FatalStackCorruption, 2},
     {"reportHookError", ReportHookErrorBinding, 2},
@@ -219,6 +228,44 @@ v8::MaybeLocal<v8::Object> NewBindingObject(
       binding
           ->Set(context, Str(isolate, "hookFields"),
                 v8::Float64Array::New(hook_buffer, 0, kHookFieldCount))
+          .IsNothing() ||
+      binding
+          ->Set(context, Str(isolate, "contextFields"),
+                v8::Float64Array::New(hook_buffer,
+                                      kHookFieldCount * sizeof(double),
+                                      kContextFieldCount))
+          .IsNothing()) {
+    return {};
+  }
+
+  // The indices into `fields` and `hookFields`, defined once (here and in
+  // the enums they name), as Node.js hands its hook constants to JavaScript.
+  v8::Local<v8::Object> constants = v8::Object::New(isolate);
+  const std::pair<const char*, int> kConstants[] = {
+      {"kExecutionAsyncId", ExecutionStack::kExecutionAsyncId},
+      {"kTriggerAsyncId", ExecutionStack::kTriggerAsyncId},
+      {"kAsyncIdCounter", ExecutionStack::kAsyncIdCounter},
+      {"kDefaultTriggerAsyncId", ExecutionStack::kDefaultTriggerAsyncId},
+      {"kStackCapacity", ExecutionStack::kStackCapacity},
+      {"kInit", kHookInit},
+      {"kBefore", kHookBefore},
+      {"kAfter", kHookAfter},
+      {"kDestroy", kHookDestroy},
+      {"kPromiseResolve", kHookPromiseResolve},
+      {"kTotals", kHookTotals},
+      {"kTrackedResources", kContextTrackedResources},
+      {"kThenableRepair", kContextThenableRepair},
+      {"kRepairActive", kContextRepairActive},
+      {"kCheckpointGeneration", kContextCheckpointGeneration},
+  };
+  for (const auto& [name, value] : kConstants) {
+    if (constants
+            ->Set(context, Str(isolate, name), v8::Integer::New(isolate, value))
+            .IsNothing()) {
+      return {};
+    }
+  }
+  if (binding->Set(context, Str(isolate, "constants"), constants)
           .IsNothing()) {
     return {};
   }

@@ -13,6 +13,9 @@ namespace internal {
 extern const char kAsyncctxSource[];
 extern const size_t kAsyncctxSourceLength;
 
+// The script name of the JavaScript layer (in stacks and messages).
+inline constexpr char kAsyncctxScriptName[] = "asyncctx:internal/asyncctx.js";
+
 }  // namespace internal
 }  // namespace asyncctx
 

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "src/errors.h"
 #include "src/js_bindings.h"
+#include "src/js_sources.h"
 #include "src/v8_compat.h"
 #include "src/v8_string.h"
 #include "v8-container.h"
@@ -207,15 +208,16 @@ void RuntimeImpl::EnterFrame(ContextState* state,
                              v8::Local<v8::Context> context,
                              v8::Local<v8::Value> frame) {
   compat::SetContinuationData(isolate(), context, frame);
-  if (!frame->IsUndefined() && state->hook_fields[kHookRepairActive] == 0 &&
-      state->hook_fields[kHookThenableRepair] != 0) {
+  if (!frame->IsUndefined() && state->context_fields[kContextRepairActive] == 0 &&
+      state->context_fields[kContextThenableRepair] != 0 &&
+      frame != state->root_frame.Get(isolate())) {
     ActivateThenableRepair(state, context);
   }
 }
 
 void RuntimeImpl::ActivateThenableRepair(ContextState* state,
                                          v8::Local<v8::Context> context) {
-  state->hook_fields[kHookRepairActive] = 1;
+  state->context_fields[kContextRepairActive] = 1;
   v8::Local<v8::Function> refresh = state->refresh_promise_hooks.Get(isolate());
   if (refresh.IsEmpty())
     return;
@@ -232,9 +234,9 @@ void RuntimeImpl::SetThenableRepair(bool enabled) {
   for (ContextState* state : SnapshotStates()) {
     if (!IsLive(state))
       continue;
-    state->hook_fields[kHookThenableRepair] = enabled ? 1 : 0;
-    if (!enabled && state->hook_fields[kHookRepairActive] != 0) {
-      state->hook_fields[kHookRepairActive] = 0;
+    state->context_fields[kContextThenableRepair] = enabled ? 1 : 0;
+    if (!enabled && state->context_fields[kContextRepairActive] != 0) {
+      state->context_fields[kContextRepairActive] = 0;
       if (state->context.IsEmpty())
         continue;
       v8::Local<v8::Context> context = state->context.Get(isolate());
@@ -264,7 +266,7 @@ void RuntimeImpl::SetResource(ContextState* state,
 size_t RuntimeImpl::TrackedResourceCount() const {
   size_t count = 0;
   for (const auto& [state, owned] : states_) {
-    count += static_cast<size_t>(state->hook_fields[kHookTrackedResources]);
+    count += static_cast<size_t>(state->context_fields[kContextTrackedResources]);
   }
   return count;
 }
@@ -303,7 +305,26 @@ void RuntimeImpl::OnMessage(v8::Local<v8::Message> message,
   v8::Local<v8::Context> context = isolate->GetCurrentContext();
   if (context.IsEmpty())
     return;
+  if (IsStackOverflowInLayer(isolate, message))
+    return;
   runtime->ReportUncaught(context, error, message);
+}
+
+// V8 calls the layer's promise hooks itself and reports what they throw as
+// an uncaught exception. A stack overflow at a hook's entry (a promise
+// created at the very end of the stack) is no error of the program's: the
+// hook's bookkeeping for that promise is skipped, and the program's own
+// code, which is that deep, gets its RangeError at its next call, where it
+// can catch it (as in Node.js 24).
+bool RuntimeImpl::IsStackOverflowInLayer(v8::Isolate* isolate,
+                                         v8::Local<v8::Message> message) {
+  v8::Local<v8::Value> script = message->GetScriptResourceName();
+  if (!script->IsString() ||
+      ToStdString(isolate, script) != internal::kAsyncctxScriptName) {
+    return false;
+  }
+  return ToStdString(isolate, message->Get()).find(
+             "Maximum call stack size exceeded") != std::string::npos;
 }
 
 void RuntimeImpl::OnPromiseReject(v8::PromiseRejectMessage message) {

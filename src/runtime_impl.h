@@ -45,7 +45,9 @@ namespace asyncctx {
 
 class RuntimeImpl;
 
-// Indices into a context's hook fields (kept in sync with src/js/asyncctx.js).
+// Indices into a context's hook fields: the enabled hooks by kind, and
+// their total. The JavaScript layer gets every index from binding.constants
+// at Install (the one definition is here).
 enum HookField {
   kHookInit = 0,
   kHookBefore = 1,
@@ -53,13 +55,21 @@ enum HookField {
   kHookDestroy = 3,
   kHookPromiseResolve = 4,
   kHookTotals = 5,
-  kHookTrackedResources = 6,
-  kHookThenableRepair = 7,
-  kHookRepairActive = 8,
+  kHookFieldCount = 8,
+};
+
+// Indices into a context's other fields, shared with the JavaScript layer
+// in the same block, after the hook fields.
+enum ContextField {
+  // AsyncResources and promises registered for GC-driven destroy.
+  kContextTrackedResources = 0,
+  // Runtime options: the thenable repair is allowed, and active here.
+  kContextThenableRepair = 1,
+  kContextRepairActive = 2,
   // Bumped whenever a microtask checkpoint completes (queueMicrotask's
   // queue of wrapped callbacks is empty then, or stale after termination).
-  kHookCheckpointGeneration = 9,
-  kHookFieldCount = 16,
+  kContextCheckpointGeneration = 3,
+  kContextFieldCount = 8,
 };
 
 struct ContextState {
@@ -70,7 +80,8 @@ struct ContextState {
   v8::Global<v8::Context> context;  // weak; its callback frees this state
   v8::Global<v8::Object> holder;    // weak; internal field 0 -> this
   std::shared_ptr<v8::BackingStore> hook_store;
-  double* hook_fields = nullptr;
+  double* hook_fields = nullptr;     // HookField, in hook_store
+  double* context_fields = nullptr;  // ContextField, after the hook fields
 
   // The JavaScript layer's internal entry points (weak: the context keeps
   // them alive through its embedder data).
@@ -81,6 +92,9 @@ struct ContextState {
   v8::Global<v8::Function> emit_destroy_batch;
   v8::Global<v8::Function> refresh_promise_hooks;
   v8::Global<v8::Function> frame_with;
+  v8::Global<v8::Function> frame_lookup;
+  v8::Global<v8::Value> frame_missing;  // what frame_lookup returns if absent
+  v8::Global<v8::Value> root_frame;     // the root frame as an object
   v8::Global<v8::Function> invalid_arg_type;
   v8::Global<v8::Function> make_node_error;
   v8::Global<v8::Function> reset_after_termination;
@@ -127,6 +141,10 @@ class RuntimeImpl final : public Runtime {
   void EnterFrame(ContextState* state,
                   v8::Local<v8::Context> context,
                   v8::Local<v8::Value> frame);
+
+  // The root frame as the JavaScript layer's object (V8 10.2 captures it for
+  // promise jobs, where it skips undefined), or undefined.
+  v8::Local<v8::Value> RootFrame(v8::Local<v8::Context> context);
 
   // Writes `resource` as executionAsyncResource() for stack entry `index`.
   void SetResource(ContextState* state,
@@ -183,6 +201,8 @@ class RuntimeImpl final : public Runtime {
   static void OnContextCollected(const v8::WeakCallbackInfo<ContextState>&);
   static void OnMessage(v8::Local<v8::Message> message,
                         v8::Local<v8::Value> data);
+  static bool IsStackOverflowInLayer(v8::Isolate* isolate,
+                                     v8::Local<v8::Message> message);
   static void OnPromiseReject(v8::PromiseRejectMessage message);
   static void OnMicrotasksCompleted(v8::Isolate* isolate, void* data);
 

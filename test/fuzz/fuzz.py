@@ -60,7 +60,9 @@ CI_FRESH = 25
 # What --ci runs: (oracle, number of seeds or None for all, extended shapes,
 # polluted realm, programs in fresh processes).
 CI_PLAN = [
-    ("model", None, False, False, CI_FRESH),
+    ("model", None, True, False, CI_FRESH),
+    ("node", None, True, False, 0),
+    ("model", 300, True, True, 0),
 ]
 
 

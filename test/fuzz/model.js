@@ -33,7 +33,9 @@
 //     is undefined
 //   * run/exit/Snapshot.run/Snapshot.wrap/runInAsyncScope restore the exact
 //     previous frame, also on throw; enterWith replaces the current frame
-//   * disable() is instance-wide until the next run/enterWith of the instance
+//   * exit(fn) is run(undefined, fn); disable() removes the store from the
+//     current frame, and getStore() gives the defaultValue until the next
+//     run/enterWith of the instance
 //   * a promise reaction runs in the frame of its then() call
 //   * await resumes in the frame of the await point
 //   * a thenable job runs in the frame of the promise it resolves
@@ -152,7 +154,7 @@
     }
 
     getStore() {
-      if (!this._enabled) return undefined;
+      if (!this._enabled) return this._defaultValue;
       return frameGet(current, this._key, this._defaultValue);
     }
 
@@ -168,10 +170,12 @@
       }
     }
 
+    // run(undefined, callback): the store is undefined inside, whatever
+    // the defaultValue (Node.js 24).
     exit(callback, ...args) {
       requireFunction(callback, 'callback');
       const saved = current;
-      current = frameDelete(saved, this._key);
+      current = frameSet(saved, this._key, undefined);
       try {
         return callback(...args);
       } finally {
@@ -184,8 +188,12 @@
       current = frameSet(current, this._key, store);
     }
 
+    // Exits the instance's contexts current here: the store leaves the
+    // current frame (work created from now on never sees it), and
+    // getStore() gives the defaultValue until the next run/enterWith.
     disable() {
       this._enabled = false;
+      current = frameDelete(current, this._key);
     }
 
     static bind(fn) {

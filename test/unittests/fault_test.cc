@@ -96,7 +96,8 @@ class FaultTest : public ::testing::Test {
     // `probes`: the test's stores and variables, which must all be unset.
     EXPECT_EQ(RunString(R"JS(
       [asyncHooks.executionAsyncId(), asyncHooks.triggerAsyncId(),
-       Object.getPrototypeOf(asyncHooks.executionAsyncResource()) === null,
+       Object.getPrototypeOf(asyncHooks.executionAsyncResource()) ===
+           Object.prototype,
        (globalThis.probes || []).every(
            (p) => (p.get ? p.get() : p.getStore()) === undefined)].join()
     )JS"),

@@ -12,10 +12,21 @@ function isInvalidArgType(err) {
 
 // --- the namespace -----------------------------------------------------------
 
-test('AsyncContext is a frozen namespace with Variable and Snapshot', () => {
+test('AsyncContext is an ordinary namespace with Variable and Snapshot', () => {
   assert.equal(typeof Variable, 'function');
   assert.equal(typeof Snapshot, 'function');
-  assert(Object.isFrozen(AsyncContext));
+  assert.equal(Object.getPrototypeOf(AsyncContext), Object.prototype);
+  assert(Object.isExtensible(AsyncContext));
+  for (const name of ['Variable', 'Snapshot']) {
+    const desc = Object.getOwnPropertyDescriptor(AsyncContext, name);
+    assert.equal(desc.writable, true);
+    assert.equal(desc.enumerable, false);
+    assert.equal(desc.configurable, true);
+  }
+  const tag = Object.getOwnPropertyDescriptor(AsyncContext, Symbol.toStringTag);
+  assert.equal(tag.value, 'AsyncContext');
+  assert.equal(tag.enumerable, false);
+  assert.deepEqual(Object.keys(AsyncContext), []);
   assert.equal(Object.prototype.toString.call(AsyncContext),
                '[object AsyncContext]');
   assert.equal(Object.prototype.toString.call(new Variable()),

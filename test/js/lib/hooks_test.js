@@ -82,11 +82,17 @@ test('createHook accepts missing callbacks', () => {
   assert.equal(partial.enable().disable(), partial);
 });
 
-test('createHook without an object throws TypeError', () => {
-  assert.throws(() => createHook(), TypeError);
-  assert.throws(() => createHook(null), TypeError);
-  assert.throws(() => createHook(5), TypeError);
-});
+// Node 24 destructures its argument: undefined and null throw a TypeError,
+// any other value is accepted (`createHook(5)`, `createHook(fn)`: no
+// callbacks).
+test('issue 10.12: createHook(fn) and createHook(5) are accepted, as in Node',
+     () => {
+       assert.throws(() => createHook(), TypeError);
+       assert.throws(() => createHook(null), TypeError);
+       createHook(5).enable().disable();
+       createHook(() => {}).enable().disable();
+       createHook('init').enable().disable();
+     });
 
 test('enable and disable return the hook and are idempotent', async () => {
   const {hook, events} = recorder((type) => type === 'Idem', ['init']);

@@ -196,3 +196,42 @@ test('a chain of 100,000 microtasks each queuing the next keeps the store',
        });
        assert.equal(count, 1e5);
      });
+
+// Issue 16.8: the FIFO of wrapped callbacks is a ring bounded by what is
+// pending. Two interleaved chains inside a store never let it drain (the
+// previous layer's queue then grew by one entry per microtask ever run);
+// each callback must still run once, in order, in its own frame, across
+// the ring's growth and wrap-around.
+test('issue 16.8: interleaved queueMicrotask chains in a store run in order ' +
+     'and in their frames', async () => {
+  const als = new AsyncLocalStorage();
+  const seen = {a: [], b: []};
+  let wrong = 0;
+  function chain(name, n, resolve) {
+    let i = 0;
+    function step() {
+      if (als.getStore() !== name) wrong++;
+      seen[name].push(i);
+      if (++i < n) {
+        queueMicrotask(step);
+        // A burst now and then makes the ring grow while it wraps.
+        if (i % 1000 === 0) {
+          for (let k = 0; k < 100; k++) queueMicrotask(() => {
+            if (als.getStore() !== name) wrong++;
+          });
+        }
+      } else {
+        resolve();
+      }
+    }
+    als.run(name, () => queueMicrotask(step));
+  }
+  await Promise.all([
+    new Promise((resolve) => chain('a', 20000, resolve)),
+    new Promise((resolve) => chain('b', 20000, resolve)),
+  ]);
+  assert.equal(wrong, 0);
+  assert.equal(seen.a.length, 20000);
+  assert.equal(seen.b.length, 20000);
+  assert(seen.a.every((v, i) => v === i), 'chain a in order');
+});

@@ -1,0 +1,153 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// The context machinery shared by AsyncContext and AsyncLocalStorage (one
+// implementation of run, get and snapshot), and TC39's AsyncContext
+// (tc39/proposal-async-context, spec.html).
+
+// Calls fn with `key` mapped to `value`, then restores the exact previous
+// frame.
+function runWith(key, value, fn, thisArg, args) {
+  const previous = getFrame();
+  const frame = frameWith(previous, key, value);
+  activateRepairOnce();
+  setFrame(frame);
+  try {
+    return ReflectApply(fn, thisArg, args);
+  } finally {
+    setFrame(previous);
+  }
+}
+
+// Calls fn in `frame`, then restores the exact previous frame.
+function runInFrame(frame, fn, thisArg, args) {
+  const previous = swapFrame(slotFrame(frame));
+  try {
+    return ReflectApply(fn, thisArg, args);
+  } finally {
+    setFrame(previous);
+  }
+}
+
+// The value of `key` in the current frame, or `defaultValue`.
+function lookup(key, defaultValue) {
+  for (let node = getFrame(); node !== undefined; node = node.next) {
+    if (node.key === key) return node.value;
+  }
+  return defaultValue;
+}
+
+// OrdinaryCreateFromConstructor(NewTarget, "%AsyncContext.X.prototype%"):
+// a class falls back to %Object.prototype% when NewTarget's prototype is
+// not an object; the proposal falls back to the intrinsic prototype.
+function fixPrototype(instance, newTarget, intrinsic) {
+  if (newTarget === Variable || newTarget === Snapshot) return;
+  const proto = newTarget.prototype;
+  if ((typeof proto !== 'object' || proto === null) &&
+      typeof proto !== 'function') {
+    ObjectSetPrototypeOf(instance, intrinsic);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// AsyncContext.Variable
+
+class Variable {
+  #name;
+  #defaultValue;
+
+  // Variable(options): a non-object `options` is ignored; `name` is read
+  // only if present (HasProperty, then one Get) and converted with
+  // ToString; then `defaultValue` is read.
+  constructor(options) {
+    let name = '';
+    let defaultValue;
+    if ((typeof options === 'object' && options !== null) ||
+        typeof options === 'function') {
+      if (ReflectHas(options, 'name')) name = `${options.name}`;
+      defaultValue = options.defaultValue;
+    }
+    this.#name = name;
+    this.#defaultValue = defaultValue;
+    fixPrototype(this, new.target, Variable.prototype);
+  }
+
+  get name() {
+    return this.#name;
+  }
+
+  get() {
+    return lookup(this, this.#defaultValue);
+  }
+
+  run(value, fn, ...args) {
+    // The brand check comes first (a TypeError for a non-Variable).
+    this.#name;
+    if (typeof fn !== 'function') throw invalidArgType('fn', 'function', fn);
+    return runWith(this, value, fn, undefined, args);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// AsyncContext.Snapshot
+
+class Snapshot {
+  #frame = getFrame();
+
+  constructor() {
+    fixPrototype(this, new.target, Snapshot.prototype);
+  }
+
+  run(fn, ...args) {
+    const frame = this.#frame;
+    if (typeof fn !== 'function') throw invalidArgType('fn', 'function', fn);
+    return runInFrame(frame, fn, undefined, args);
+  }
+
+  static wrap(fn) {
+    if (typeof fn !== 'function') throw invalidArgType('fn', 'function', fn);
+    const frame = getFrame();
+    // A method: it has `this` and is not a constructor.
+    const {wrapped} = {
+      wrapped(...args) {
+        return runInFrame(frame, fn, this, args);
+      },
+    };
+    copyNameAndLength(wrapped, fn, 'wrapped');
+    return wrapped;
+  }
+}
+
+// The proposal's CopyNameAndLength(F, Target, prefix): length from an own
+// numeric `length` (clamped to a non-negative integer, Infinity kept), name
+// from `name` if it is a string; errors from the getters propagate.
+function copyNameAndLength(wrapped, target, prefix) {
+  let length = 0;
+  if (hasOwn(target, 'length')) {
+    const targetLength = target.length;
+    if (typeof targetLength === 'number') {
+      if (targetLength === Infinity) {
+        length = Infinity;
+      } else if (targetLength === -Infinity || targetLength !== targetLength) {
+        length = 0;
+      } else {
+        length = MathMax(MathTrunc(targetLength), 0);
+      }
+    }
+  }
+  defineValue(wrapped, 'length', length, false, false);
+  let name = target.name;
+  if (typeof name !== 'string') name = '';
+  defineValue(wrapped, 'name', `${prefix} ${name}`, false, false);
+}
+
+defineValue(Variable.prototype, SymbolToStringTag, 'AsyncContext.Variable',
+            false, false);
+defineValue(Snapshot.prototype, SymbolToStringTag, 'AsyncContext.Snapshot',
+            false, false);
+
+// An ordinary object (its prototype is Object.prototype), as in the
+// proposal: Variable and Snapshot writable, configurable, not enumerable.
+const AsyncContext = {};
+defineValue(AsyncContext, 'Variable', Variable, true, false);
+defineValue(AsyncContext, 'Snapshot', Snapshot, true, false);
+defineValue(AsyncContext, SymbolToStringTag, 'AsyncContext', false, false);

@@ -1,0 +1,68 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// Primordials: every builtin this layer uses, captured when the layer is
+// compiled (at Runtime::Install, before any user code of the context runs),
+// as Node.js's primordials are. Nothing below is looked up through a global
+// or through a prototype chain that user code controls after install:
+//
+// * methods are called through uncurryThis/ReflectApply of the originals;
+// * property descriptors have a null prototype (`Object.prototype.get = fn`
+//   cannot turn a data descriptor into an accessor);
+// * internal arrays have a null prototype (newList), so an index store into
+//   a hole or past the end never reaches a setter on Array.prototype, and
+//   nothing consults Symbol.iterator or Symbol.species;
+// * per-object state lives in private names (see frames.js), which V8
+//   implements as private symbols: invisible to Reflect.ownKeys, to
+//   Proxies and to every property walk.
+
+const ReflectApply = Reflect.apply;
+const ReflectConstruct = Reflect.construct;
+const ReflectHas = Reflect.has;
+const ObjectDefineProperty = Object.defineProperty;
+const ObjectFreeze = Object.freeze;
+const ObjectGetPrototypeOf = Object.getPrototypeOf;
+const ObjectSetPrototypeOf = Object.setPrototypeOf;
+const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+const ObjectPrototypeHasOwnProperty = Object.prototype.hasOwnProperty;
+const ObjectPrototype = Object.prototype;
+const NumberIsSafeInteger = Number.isSafeInteger;
+const MathMax = Math.max;
+const MathTrunc = Math.trunc;
+const ArrayIsArray = Array.isArray;
+const ErrorCtor = Error;
+const TypeErrorCtor = TypeError;
+const RangeErrorCtor = RangeError;
+const StringCtor = String;
+const SymbolToStringTag = Symbol.toStringTag;
+const SetCtor = Set;
+const FinalizationRegistryCtor = FinalizationRegistry;
+const uncurryThis = (fn) => (self, ...args) => ReflectApply(fn, self, args);
+const StringPrototypeSlice = uncurryThis(String.prototype.slice);
+const StringPrototypeIndexOf = uncurryThis(String.prototype.indexOf);
+const SymbolPrototypeToString = uncurryThis(Symbol.prototype.toString);
+const SetPrototypeAdd = uncurryThis(Set.prototype.add);
+const SetPrototypeDelete = uncurryThis(Set.prototype.delete);
+const FinalizationRegistryPrototypeRegister =
+    uncurryThis(FinalizationRegistry.prototype.register);
+const hasOwn = (object, key) =>
+  ReflectApply(ObjectPrototypeHasOwnProperty, object, [key]);
+
+// A new array with a null prototype and `length` elements, all undefined.
+// Stores into it, within or past its length, never reach user code.
+function newList(length) {
+  const list = [];
+  ObjectSetPrototypeOf(list, null);
+  for (let i = 0; i < length; i++) list[i] = undefined;
+  return list;
+}
+
+// Defines a non-enumerable data property (a null-prototype descriptor).
+function defineValue(object, key, value, writable, enumerable) {
+  ObjectDefineProperty(object, key, {
+    __proto__: null,
+    value,
+    writable,
+    enumerable,
+    configurable: true,
+  });
+}

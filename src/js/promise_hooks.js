@@ -1,0 +1,193 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// V8's promise hooks (Context::SetPromiseHooks): PROMISE resources for
+// createHook, and the thenable repair (V8 10.2 runs thenable jobs in
+// whatever frame is current; the promise the job resolves was created in
+// the awaiting frame, so record the frame at init and enter it around the
+// job). A promise's frame and ids are private names on the promise
+// (frames.js): user code can neither read nor change them.
+
+// Frames saved by `before`, restored by `after` (jobs do not nest, but a
+// host may run a checkpoint inside a job). A null-prototype list with its
+// own top index.
+let savedFrames = newList(16);
+let savedTop = 0;
+const kNoSwap = ObjectFreeze({__proto__: null});
+
+function saveFrame(frame) {
+  if (savedTop === savedFrames.length) {
+    // Past the end of a null-prototype list: no setter can run.
+    savedFrames[savedFrames.length] = undefined;
+  }
+  savedFrames[savedTop++] = frame;
+}
+
+function promiseInitHook(promise, parent) {
+  // Recorded whenever the hooks are installed (for the repair or for hook
+  // events): `before` needs it to tell a job captured in a non-root frame,
+  // which V8 has already entered, from a root job that must start at the
+  // root.
+  const frame = getFrame();
+  if (hookFields[kTotals] > 0) {
+    const asyncId = newAsyncId();
+    const parentId = parent !== undefined ? promiseAsyncIdOf(parent) :
+                                            undefined;
+    const trigger = parentId !== undefined ? parentId : defaultTriggerAsyncId();
+    stampPromise(promise, isRootFrame(frame) ? undefined : frame, asyncId,
+                 trigger);
+    if (hookFields[kDestroy] > 0) trackPromise(promise, asyncId);
+    emitInit(asyncId, 'PROMISE', trigger, promise);
+  } else if (!isRootFrame(frame)) {
+    stampPromise(promise, frame, undefined, undefined);
+  }
+}
+
+// Promise jobs between V8's `before` and `after` hooks right now. V8 calls
+// `after` only if the hooks are still installed when the job ends, so they
+// are not removed while a job runs: its id would stay on the execution
+// stack (and its saved frame in savedFrames). Node defers the same way.
+let promiseJobsRunning = 0;
+let promiseHooksRemovalQueued = false;
+
+// Set by enterWith. V8 10.2 neither sets nor resets the continuation data
+// around a job whose captured frame is undefined, so a frame entered with
+// enterWith inside a job would leak into every later such job of the
+// checkpoint. Every job must start (and end) at the root frame unless V8 or
+// the repair enters the job's own frame: when the frame is dirty, the next
+// promise hook puts the root back.
+let frameDirty = false;
+
+function resetDirtyFrame() {
+  frameDirty = false;
+  setFrame(ROOT);
+}
+
+function promiseBeforeHook(promise) {
+  promiseJobsRunning++;
+  const frame = promiseFrameOf(promise);
+  if (frame !== undefined) {
+    // V8 has entered this frame already for a reaction job (and will reset
+    // it after): nothing to do. A thenable job, which V8 10.2 runs in
+    // whatever frame is current, needs it entered here and restored after;
+    // a frame left dirty by an enterWith is not restored (it must not
+    // survive the job).
+    const current = getFrame();
+    if (current !== frame) {
+      saveFrame(frameDirty ? ROOT : current);
+      setFrame(frame);
+    } else {
+      saveFrame(kNoSwap);
+    }
+    frameDirty = false;
+  } else {
+    // A job captured at the root: V8 enters nothing, so a frame left by an
+    // enterWith in an earlier job is reset.
+    if (frameDirty) resetDirtyFrame();
+    saveFrame(kNoSwap);
+  }
+  if (hookFields[kTotals] > 0) {
+    let asyncId = promiseAsyncIdOf(promise);
+    if (asyncId === undefined) {
+      // Created before any hook was enabled: it gets its id now, so that
+      // before and after still fire for it (as in Node.js).
+      asyncId = newAsyncId();
+      stampPromiseLazily(promise, asyncId, defaultTriggerAsyncId());
+    }
+    pushAsyncContext(asyncId, promiseTriggerIdOf(promise), promise);
+    emitBefore(asyncId);
+  }
+}
+
+function stampPromiseLazily(promise, asyncId, triggerId) {
+  if (promiseStateOf(promise)) {
+    setPromiseIds(promise, asyncId, triggerId);
+  } else {
+    stampPromise(promise, undefined, asyncId, triggerId);
+  }
+}
+
+function promiseAfterHook(promise) {
+  // Zero when the hooks were installed during this job (no `before`).
+  if (promiseJobsRunning > 0) promiseJobsRunning--;
+  const asyncId = promiseAsyncIdOf(promise);
+  if (asyncId !== undefined && fields[kExecutionAsyncId] === asyncId) {
+    emitAfter(asyncId);
+    popAsyncContext(asyncId);
+  }
+  if (savedTop > 0) {
+    const frame = savedFrames[--savedTop];
+    savedFrames[savedTop] = undefined;
+    if (frame !== kNoSwap) setFrame(frame);
+  }
+  if (frameDirty) resetDirtyFrame();
+}
+
+function promiseResolveHook(promise) {
+  const asyncId = promiseAsyncIdOf(promise);
+  if (asyncId !== undefined) emitPromiseResolve(asyncId);
+}
+
+// Installs or removes V8's promise hooks for this context, depending on
+// whether a hook wants promise events or the thenable repair is active.
+function refreshPromiseHooks() {
+  const wantRepair = contextFields[kRepairActive] > 0;
+  const wantEvents = hookFields[kInit] + hookFields[kBefore] +
+      hookFields[kAfter] + hookFields[kDestroy] +
+      hookFields[kPromiseResolve] > 0;
+  if (wantRepair || wantEvents) {
+    updatePromiseHooks(
+        promiseInitHook, promiseBeforeHook, promiseAfterHook,
+        wantEvents && hookFields[kPromiseResolve] > 0 ? promiseResolveHook :
+                                                        undefined);
+  } else if (promiseJobsRunning > 0) {
+    if (!promiseHooksRemovalQueued) {
+      promiseHooksRemovalQueued = true;
+      enqueueMicrotask(removePromiseHooksLater);
+    }
+  } else {
+    updatePromiseHooks();
+  }
+}
+
+// A microtask of its own, so no promise job is running now; a count left
+// by a job that never reached `after` (TerminateExecution) is stale, and
+// must not re-queue this forever.
+function removePromiseHooksLater() {
+  promiseHooksRemovalQueued = false;
+  promiseJobsRunning = 0;
+  refreshPromiseHooks();
+}
+
+// Turns the thenable repair on in this context the first time a frame is
+// entered (by run, enterWith or a Variable), before that frame is current.
+function activateRepairOnce() {
+  if (contextFields[kRepairActive] === 0 && contextFields[kThenableRepair] !== 0) {
+    contextFields[kRepairActive] = 1;
+    refreshPromiseHooks();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// GC-driven destroy. Registered only while a destroy hook is enabled (at a
+// resource's construction, at a promise's init); V8 runs the registry's
+// cleanup from a task, outside of GC.
+
+// Ids of tracked resources that emitDestroy() already reported: their GC
+// cleanup is skipped. (Registering with an unregister token would let
+// emitDestroy() unregister instead, but a token makes every registration
+// several times more expensive in V8 10.2.)
+const destroyedByHand = new SetCtor();
+const destroyRegistry = new FinalizationRegistryCtor((asyncId) => {
+  contextFields[kTrackedResources]--;
+  if (SetPrototypeDelete(destroyedByHand, asyncId)) return;
+  emitDestroyNow(asyncId);
+});
+
+function trackForDestroy(object, asyncId) {
+  FinalizationRegistryPrototypeRegister(destroyRegistry, object, asyncId);
+  contextFields[kTrackedResources]++;
+}
+
+function trackPromise(promise, asyncId) {
+  trackForDestroy(promise, asyncId);
+}

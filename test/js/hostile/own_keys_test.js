@@ -1,0 +1,149 @@
+// Issue 10.5 and 16.4: nothing the library attaches state to carries a
+// store, a variable's value, a frame or an async id where JavaScript can
+// reach it. Walks Reflect.ownKeys (strings and symbols, so
+// getOwnPropertySymbols too) of every object the library touches, and of
+// every object reachable from their own data properties, and finds no
+// secret; then checks that rewriting every own property of a promise
+// inside its own reaction changes nothing for the next tenant.
+
+'use strict';
+
+const SECRET = 'own-keys-secret-91c2';
+
+function reachable(root) {
+  const seen = new Set();
+  const found = [];
+  function visit(value, path, depth) {
+    if (typeof value === 'string') {
+      if (value.includes(SECRET)) found.push(path);
+      return;
+    }
+    if (value === null || (typeof value !== 'object' &&
+                           typeof value !== 'function')) {
+      return;
+    }
+    if (seen.has(value) || depth > 8) return;
+    seen.add(value);
+    for (const key of Reflect.ownKeys(value)) {
+      const desc = Reflect.getOwnPropertyDescriptor(value, key);
+      if ('value' in desc) visit(desc.value, `${path}.${String(key)}`, depth + 1);
+    }
+    visit(Object.getPrototypeOf(value), `${path}.__proto__`, depth + 1);
+  }
+  visit(root, 'root', 0);
+  return found;
+}
+
+async function collectTouchedObjects(withHooks) {
+  const touched = [];
+  const resources = [];
+  const hook = withHooks ? asyncHooks.createHook({
+    init(id, type, trigger, resource) {
+      resources.push(resource);
+    },
+    before() {},
+    after() {},
+    destroy() {},
+    promiseResolve() {},
+  }).enable() : undefined;
+  const als = new AsyncLocalStorage();
+  const variable = new AsyncContext.Variable();
+  const secret = {token: SECRET};
+  try {
+    await als.run(secret, () => variable.run(`${SECRET}-v`, async () => {
+      const p = Promise.resolve(1);
+      touched.push(p, p.then(() => {}), new Promise(() => {}));
+      const thenable = (async () => {
+        await {then(r) { r(); }};
+        touched.push(asyncHooks.executionAsyncResource());
+      })();
+      touched.push(thenable);
+      touched.push(asyncHooks.executionAsyncResource());
+      const resource = new AsyncResource('Touched');
+      touched.push(resource, resource.bind(() => {}));
+      touched.push(AsyncResource.bind(() => {}));
+      touched.push(AsyncLocalStorage.bind(() => {}));
+      touched.push(AsyncLocalStorage.snapshot());
+      touched.push(AsyncContext.Snapshot.wrap(() => {}));
+      touched.push(new AsyncContext.Snapshot());
+      touched.push(als, variable);
+      resource.runInAsyncScope(() => {
+        touched.push(asyncHooks.executionAsyncResource());
+      });
+      await new Promise((resolve) => queueMicrotask(() => {
+        touched.push(asyncHooks.executionAsyncResource());
+        resolve();
+      }));
+      await null;
+      touched.push(asyncHooks.executionAsyncResource());
+      await thenable;
+    }));
+  } finally {
+    if (hook) hook.disable();
+  }
+  touched.push(...resources);
+  touched.push(asyncHooks.executionAsyncResource());
+  return touched;
+}
+
+test('issue 10.5: no own key of anything the library touches holds a store',
+     async () => {
+       const touched = await collectTouchedObjects(false);
+       assert.deepEqual(reachable(touched), []);
+     });
+
+test('issue 10.5: the same with every hook kind enabled', async () => {
+  const touched = await collectTouchedObjects(true);
+  assert(touched.length > 20, 'the hooks saw resources');
+  assert.deepEqual(reachable(touched), []);
+});
+
+test('issue 10.5: a promise made in a store has no own keys or symbols',
+     () => {
+       const als = new AsyncLocalStorage();
+       const hook = asyncHooks.createHook({init() {}}).enable();
+       try {
+         const p = als.run(SECRET, () => Promise.resolve());
+         assert.deepEqual(Reflect.ownKeys(p), []);
+         assert.deepEqual(Object.getOwnPropertySymbols(p), []);
+       } finally {
+         hook.disable();
+       }
+     });
+
+test('issue 16.4: rewriting a promise\'s own properties in its reaction ' +
+     'changes no id, resource or queued callback of another tenant',
+     async () => {
+       const hook = asyncHooks.createHook({before() {}, after() {}}).enable();
+       try {
+         const attackerPromise = Promise.resolve();
+         const derived = attackerPromise.then(() => {
+           for (const target of [attackerPromise, derived]) {
+             for (const key of Reflect.ownKeys(target)) {
+               try {
+                 target[key] = 12345;
+               } catch {}
+             }
+             for (const name of ['asyncctx.asyncId', 'asyncctx.frame',
+                                 'asyncctx.triggerAsyncId']) {
+               target[Symbol.for(name)] = 12345;
+             }
+           }
+         });
+         await derived;
+         const seen = await new Promise((resolve) => setTimeout(() => {
+           const ran = [];
+           queueMicrotask(() => ran.push('microtask'));
+           Promise.resolve().then(() => ran.push('reaction'));
+           setTimeout(() => resolve({
+             resource: asyncHooks.executionAsyncResource(),
+             ran,
+           }), 0);
+         }, 0));
+         assert.notEqual(seen.resource, attackerPromise);
+         assert.notEqual(seen.resource, derived);
+         assert.deepEqual(seen.ran, ['microtask', 'reaction']);
+       } finally {
+         hook.disable();
+       }
+     });
