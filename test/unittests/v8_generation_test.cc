@@ -79,9 +79,10 @@ TEST_F(V8GenerationTest, QueueMicrotaskQueuesTheBareFunctionWithNoHook) {
     // Whatever the frame: the bare function (depth(), then the callback).
     EXPECT_EQ(out, "root:2,run:2:x");
   } else {
-    // V8 10.2: bare at the root frame, wrapped in a runner inside run().
-    EXPECT_EQ(out.rfind("root:2,run:", 0), 0u) << out;
-    EXPECT_NE(out, "root:2,run:2:x");
+    // V8 10.2: inside run() the callback goes through a runner that enters
+    // its frame (whether the root-frame callback is bare is the JavaScript
+    // layer's choice there, not checked here).
+    EXPECT_EQ(out.find("run:2:"), std::string::npos) << out;
     EXPECT_NE(out.find(":x"), std::string::npos) << out;
   }
 }
