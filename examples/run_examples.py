@@ -65,6 +65,9 @@ EXAMPLES = [
             expected="request_tracing.txt"),
     Example("hello.js", ["{out}/asyncctx_shell", "examples/hello.js"],
             expected="hello.txt"),
+    Example("request_errors.mjs",
+            ["{out}/asyncctx_shell", "examples/request_errors.mjs"],
+            expected="request_errors.txt"),
 ]
 
 TAG = re.compile(r"^\[([^\]]*)\]")

@@ -1,7 +1,7 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
 //
 // The one place that builds errors. JavaScript-facing errors with Node.js's
-// codes are created by the JavaScript layer (src/js/asyncctx.js); these are
+// codes are created by the JavaScript layer (src/js/errors.js); these are
 // the C++ side: exceptions thrown into JavaScript by the C++ API, and fatal
 // messages for misuse that cannot be reported any other way.
 

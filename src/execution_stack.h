@@ -5,8 +5,8 @@
 // The current (execution, trigger) ids live in `fields`; each Push saves the
 // previous pair in the entry array and each Pop restores it, as in Node.js.
 // Both arrays live in one block of native memory that JavaScript reads and
-// writes directly through Float64Array views (see src/js/asyncctx.js), so a
-// push from JavaScript costs no call into C++.
+// writes directly through Float64Array views (see src/js/execution_stack.js),
+// so a push from JavaScript costs no call into C++.
 //
 // The storage never shrinks and never moves: the block is reserved once with
 // mmap (address space only) and pages are committed by the kernel on first
@@ -25,7 +25,8 @@ namespace asyncctx {
 
 class ExecutionStack {
  public:
-  // Indices into fields() (kept in sync with src/js/asyncctx.js).
+  // Indices into fields(). The JavaScript layer gets them from
+  // binding.constants at Install (this is the one definition).
   enum Field {
     kExecutionAsyncId = 0,
     kTriggerAsyncId = 1,

@@ -66,7 +66,8 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   state->context_fields = state->hook_fields + kHookFieldCount;
   for (int i = 0; i < kFieldCount; i++)
     state->hook_fields[i] = 0;
-  state->context_fields[kContextThenableRepair] = options_.thenable_repair ? 1 : 0;
+  state->context_fields[kContextThenableRepair] =
+      options_.thenable_repair ? 1 : 0;
 
   v8::Local<v8::Object> holder;
   v8::Local<v8::Object> binding;

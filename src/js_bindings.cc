@@ -37,7 +37,7 @@ ContextState* BindingState(const v8::FunctionCallbackInfo<v8::Value>& info) {
 
 namespace {
 
-// --- Native bindings (see the header comment of src/js/asyncctx.js). ---
+// --- Native bindings (see the header comment of src/js/prologue.js). ---
 
 void GetFrame(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
@@ -265,8 +265,7 @@ v8::MaybeLocal<v8::Object> NewBindingObject(
       return {};
     }
   }
-  if (binding->Set(context, Str(isolate, "constants"), constants)
-          .IsNothing()) {
+  if (binding->Set(context, Str(isolate, "constants"), constants).IsNothing()) {
     return {};
   }
 

@@ -1,10 +1,12 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
 //
 // The native bindings of the JavaScript layer: the `binding` object that
-// src/js/asyncctx.js receives when Install() runs it. It carries the native
-// functions the layer calls (frame access, microtask queueing, promise hooks,
-// error reporting) and typed-array views of the shared execution-stack block
-// and of the context's hook fields.
+// the layer (src/js/prologue.js and the files joined after it) receives
+// when Install() runs it. It carries the native functions the layer calls
+// (frame access, microtask queueing, promise hooks, error reporting),
+// typed-array views of the shared execution-stack block and of the
+// context's hook and context fields, and `constants`, the indices into
+// them (defined once, in C++).
 //
 // Every function reaches its ContextState through a holder object with one
 // internal field. The runtime clears that field when it goes away, so a late

@@ -208,7 +208,8 @@ void RuntimeImpl::EnterFrame(ContextState* state,
                              v8::Local<v8::Context> context,
                              v8::Local<v8::Value> frame) {
   compat::SetContinuationData(isolate(), context, frame);
-  if (!frame->IsUndefined() && state->context_fields[kContextRepairActive] == 0 &&
+  if (!frame->IsUndefined() &&
+      state->context_fields[kContextRepairActive] == 0 &&
       state->context_fields[kContextThenableRepair] != 0 &&
       frame != state->root_frame.Get(isolate())) {
     ActivateThenableRepair(state, context);
@@ -257,7 +258,10 @@ void RuntimeImpl::SetResource(ContextState* state,
                               size_t index,
                               v8::Local<v8::Value> resource) {
   v8::Local<v8::Array> resources = state->resources.Get(isolate());
-  if (resources.IsEmpty())
+  // Only within its length, where every element exists (the JavaScript layer
+  // grows it before it pushes deeper): a store past the end would look for
+  // a setter on Array.prototype.
+  if (resources.IsEmpty() || index >= resources->Length())
     return;
   (void)resources->Set(context, static_cast<uint32_t>(index), resource)
       .IsNothing();
@@ -266,7 +270,8 @@ void RuntimeImpl::SetResource(ContextState* state,
 size_t RuntimeImpl::TrackedResourceCount() const {
   size_t count = 0;
   for (const auto& [state, owned] : states_) {
-    count += static_cast<size_t>(state->context_fields[kContextTrackedResources]);
+    count +=
+        static_cast<size_t>(state->context_fields[kContextTrackedResources]);
   }
   return count;
 }
@@ -315,16 +320,20 @@ void RuntimeImpl::OnMessage(v8::Local<v8::Message> message,
 // created at the very end of the stack) is no error of the program's: the
 // hook's bookkeeping for that promise is skipped, and the program's own
 // code, which is that deep, gets its RangeError at its next call, where it
-// can catch it (as in Node.js 24).
+// can catch it (as in Node.js 24). V8 places such an overflow, thrown
+// before the hook's first instruction, at line 1 of the layer's script,
+// which is a comment: any other exception from the layer (a real location)
+// is reported as usual.
 bool RuntimeImpl::IsStackOverflowInLayer(v8::Isolate* isolate,
                                          v8::Local<v8::Message> message) {
   v8::Local<v8::Value> script = message->GetScriptResourceName();
   if (!script->IsString() ||
-      ToStdString(isolate, script) != internal::kAsyncctxScriptName) {
+      ToStdString(isolate, script) != internal::kAsyncctxScriptName ||
+      message->GetLineNumber(isolate->GetCurrentContext()).FromMaybe(0) != 1) {
     return false;
   }
-  return ToStdString(isolate, message->Get()).find(
-             "Maximum call stack size exceeded") != std::string::npos;
+  return ToStdString(isolate, message->Get())
+             .find("Maximum call stack size exceeded") != std::string::npos;
 }
 
 void RuntimeImpl::OnPromiseReject(v8::PromiseRejectMessage message) {

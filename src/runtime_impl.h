@@ -40,6 +40,7 @@
 #include "v8-object.h"
 #include "v8-persistent-handle.h"
 #include "v8-primitive.h"
+#include "v8-script.h"
 
 namespace asyncctx {
 
@@ -98,6 +99,10 @@ struct ContextState {
   v8::Global<v8::Function> invalid_arg_type;
   v8::Global<v8::Function> make_node_error;
   v8::Global<v8::Function> reset_after_termination;
+
+  // The node:async_hooks synthetic module (src/node_module.cc), made on
+  // first request. Weak: whatever imported it keeps it alive.
+  v8::Global<v8::Module> async_hooks_module;
 
   // Async ids waiting for their destroy hooks (emitted from a task).
   DestroyQueue destroys;

@@ -20,7 +20,9 @@
 
 #include <atomic>
 
+#include <vector>
 #include "v8-callbacks.h"
+
 #include "v8-context.h"
 #include "v8-function-callback.h"
 #include "v8-isolate.h"
@@ -28,6 +30,7 @@
 #include "v8-message.h"
 #include "v8-object.h"
 #include "v8-primitive.h"
+#include "v8-script.h"
 #include "v8-value.h"
 #include "v8-version.h"
 
@@ -200,6 +203,56 @@ inline void SetOOMErrorHandler(v8::Isolate* isolate, OOMHandler handler) {
   isolate->SetOOMErrorHandler([](const char* location, bool is_heap_oom) {
     CurrentOOMHandler().load()(location, is_heap_oom);
   });
+#endif
+}
+
+// --- ES modules (src/node_module.cc and the shell's module loader) ---------
+// Added for node:async_hooks and the shell's module loader. (The resolve and
+// dynamic-import callback types are the same from V8 10.2 on, apart from the
+// names of their parameters, so they need nothing here.)
+
+// CreateSyntheticModule takes a std::vector of export names on V8 10.2 and a
+// MemorySpan from V8 12.
+inline v8::Local<v8::Module> CreateSyntheticModule(
+    v8::Isolate* isolate,
+    v8::Local<v8::String> name,
+    const std::vector<v8::Local<v8::String> >& export_names,
+    v8::Module::SyntheticModuleEvaluationSteps steps) {
+#if V8_MAJOR_VERSION >= 12
+  return v8::Module::CreateSyntheticModule(
+      isolate, name,
+      v8::MemorySpan<const v8::Local<v8::String> >(export_names.data(),
+                                                   export_names.size()),
+      steps);
+#else
+  return v8::Module::CreateSyntheticModule(isolate, name, export_names, steps);
+#endif
+}
+
+// A ScriptOrigin for an ES module named `resource_name` (the Isolate*
+// parameter went away in V8 12).
+inline v8::ScriptOrigin MakeModuleOrigin(v8::Isolate* isolate,
+                                         v8::Local<v8::Value> resource_name) {
+#if V8_MAJOR_VERSION >= 12
+  (void)isolate;
+  return v8::ScriptOrigin(resource_name, 0, 0, false, -1,
+                          v8::Local<v8::Value>(), false, false, true);
+#else
+  return v8::ScriptOrigin(isolate, resource_name, 0, 0, false, -1,
+                          v8::Local<v8::Value>(), false, false, true);
+#endif
+}
+
+// Element `index` of a FixedArray (a module's requests): V8 14 dropped the
+// Context parameter, which V8 10.2 requires.
+inline v8::Local<v8::Data> FixedArrayGet(v8::Local<v8::Context> context,
+                                         v8::Local<v8::FixedArray> array,
+                                         int index) {
+#if V8_MAJOR_VERSION >= 14
+  (void)context;
+  return array->Get(index);
+#else
+  return array->Get(context, index);
 #endif
 }
 

@@ -9,6 +9,7 @@
 //   callback_scope.h  CallbackScope, MakeCallback: run host callbacks
 //   context_key.h     ContextKey: read and write context values from C++
 //   errors.h          Node.js-compatible errors for host bindings
+//   module.h          node:async_hooks as a module for ESM/CommonJS hosts
 //   export.h          ASYNCCTX_EXPORT: what libasyncctx.so exports
 //   version.h         library version
 
@@ -19,6 +20,7 @@
 #include "asyncctx/callback_scope.h"
 #include "asyncctx/context_key.h"
 #include "asyncctx/errors.h"
+#include "asyncctx/module.h"
 #include "asyncctx/runtime.h"
 #include "asyncctx/version.h"
 

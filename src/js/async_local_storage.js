@@ -65,13 +65,26 @@ class AsyncLocalStorage {
   }
 
   // As in Node.js, the callback is called with `this` null (globalThis in a
-  // sloppy-mode function).
+  // sloppy-mode function). The body is runWith's (async_context.js), written
+  // out: one call level less lets TurboFan inline all of it into the caller's
+  // loop (within its cumulative inlining budget), about 200 instructions
+  // less per run. Keep the two identical.
   run(store, callback, ...args) {
     if (typeof callback !== 'function') {
       throw invalidArgType('callback', 'function', callback);
     }
     this.#enabled = true;
-    return runWith(this, store, callback, null, args);
+    const previous = getFrame();
+    const frame = previous === undefined || previous === ROOT ?
+        newNode(this, store, undefined) :
+        frameWith(previous, this, store);
+    if (contextFields[kRepairActive] === 0) activateRepairOnce();
+    setFrame(frame);
+    try {
+      return ReflectApply(callback, null, args);
+    } finally {
+      setFrame(previous);
+    }
   }
 
   // As in Node.js 24: the store is undefined inside (even with a

@@ -8,7 +8,7 @@
 // Every push and pop is all-or-nothing: whatever can throw (a stack
 // overflow, an allocation) happens before the first write to the shared
 // fields, and the writes themselves (typed-array stores, stores into
-// null-prototype arrays whose elements exist) cannot throw or reach user
+// lists whose elements exist, within their length) cannot throw or reach user
 // code.
 
 const {
@@ -21,9 +21,9 @@ const {
 // stackDepth[0]: the number of entries on the execution stack.
 const stackDepth = binding.depth;
 
-// executionAsyncResource() for each stack entry; index = depth - 1. A
-// null-prototype list whose elements always exist (C++ writes entries of
-// host scopes here too).
+// executionAsyncResource() for each stack entry; index = depth - 1. A list
+// whose elements always exist (C++ writes entries of host scopes here too,
+// within its length).
 const resources = newList(64);
 
 // Makes room for entry `depth` (may throw; nothing is changed then).
@@ -32,10 +32,12 @@ function reserveResourceSlot(depth) {
     throw new RangeErrorCtor('Maximum async context stack size exceeded');
   }
   if (depth >= resources.length) {
-    // Grown in place (C++ holds this array): each new element is stored
-    // past the end of a null-prototype array, so no setter can run.
+    // Grown in place (C++ holds this array), each new element defined (a
+    // store past the end would look for a setter on Array.prototype).
     const target = depth * 2 + 1;
-    for (let i = resources.length; i < target; i++) resources[i] = undefined;
+    for (let i = resources.length; i < target; i++) {
+      defineValue(resources, i, undefined, true, true);
+    }
   }
 }
 

@@ -5,11 +5,11 @@
 // functions below through the layer's internals; nothing else reads a
 // frame).
 //
-// A frame is an immutable singly linked list of FrameNodes, each mapping a
+// A frame is an immutable singly linked list of nodes, each mapping a
 // key (an AsyncLocalStorage or an AsyncContext.Variable) to its value, the
 // most recently set key first. A frame is never changed after it is made:
 // `frameWith` shares the tail and copies only the nodes before the key it
-// replaces. FrameNodes never leave this layer: V8 keeps the current one in
+// replaces. Nodes never leave this layer: V8 keeps the current one in
 // its continuation-preserved embedder data, which JavaScript cannot read,
 // and promises carry theirs in a private name (PromiseState below).
 //
@@ -22,23 +22,19 @@
 // V8 clears the slot after it. So an `enterWith` inside one such job cannot
 // reach the next job, whether or not promise hooks are installed.
 
-// The prototype chain of a FrameNode is FrameNode.prototype, then null,
-// and neither escapes: the stores and reads below never reach user code.
-class FrameNode {
-  constructor(key, value, next) {
-    this.key = key;
-    this.value = value;
-    this.next = next;
-    // executionAsyncResource() where no resource is on the stack (made on
-    // first use; see execution_stack.js).
-    this.resource = undefined;
-  }
+// A node is an object literal {key, value, next, resource}: a literal
+// defines its properties (no setter on Object.prototype can run), every node
+// has the same shape (lookups stay monomorphic), only own properties are
+// ever read or written, and no node escapes this layer. `resource` is
+// executionAsyncResource() where no resource is on the stack (made on first
+// use; see execution_stack.js).
+function newNode(key, value, next) {
+  return {key, value, next, resource: undefined};
 }
-ObjectSetPrototypeOf(FrameNode.prototype, null);
 
 // A key no AsyncLocalStorage or Variable can be.
 const kNoKey = ObjectFreeze({__proto__: null});
-const ROOT = new FrameNode(kNoKey, undefined, undefined);
+const ROOT = newNode(kNoKey, undefined, undefined);
 // What frameLookup returns for a key that the frame does not hold.
 const kMissing = ObjectFreeze({__proto__: null});
 
@@ -56,7 +52,10 @@ function frameLookup(frame, key) {
 
 // `frame` with `key` mapped to `value`.
 function frameWith(frame, key, value) {
-  return new FrameNode(key, value, frameWithout(frame, key));
+  if (frame === undefined || frame === ROOT) {
+    return newNode(key, value, undefined);
+  }
+  return newNode(key, value, frameWithout(frame, key));
 }
 
 // `frame` without `key` (undefined when nothing is left). Shares every node
@@ -70,7 +69,7 @@ function frameWithout(frame, key) {
 
 function copyUpTo(node, stop, tail) {
   if (node === stop) return tail;
-  return new FrameNode(node.key, node.value, copyUpTo(node.next, stop, tail));
+  return newNode(node.key, node.value, copyUpTo(node.next, stop, tail));
 }
 
 // The frame to put in the slot for `frame`: the root as ROOT, so that V8

@@ -43,6 +43,8 @@ const internals = {
   frameMissing: kMissing,
   invalidArgType,
   resetAfterTermination,
+  // For the node:async_hooks module (src/node_module.cc).
+  asyncHooks,
   // For the C++ error helpers (include/asyncctx/errors.h).
   makeNodeError(kind, code, message) {
     const Ctor = kind === 1 ? TypeErrorCtor :

@@ -8,9 +8,10 @@
 // * methods are called through uncurryThis/ReflectApply of the originals;
 // * property descriptors have a null prototype (`Object.prototype.get = fn`
 //   cannot turn a data descriptor into an accessor);
-// * internal arrays have a null prototype (newList), so an index store into
-//   a hole or past the end never reaches a setter on Array.prototype, and
-//   nothing consults Symbol.iterator or Symbol.species;
+// * internal arrays are made by newList with every element defined, and
+//   are only accessed within their length: no index access reaches a setter
+//   or getter on Array.prototype, and nothing consults Symbol.iterator or
+//   Symbol.species;
 // * per-object state lives in private names (see frames.js), which V8
 //   implements as private symbols: invisible to Reflect.ownKeys, to
 //   Proxies and to every property walk.
@@ -29,6 +30,8 @@ const NumberIsSafeInteger = Number.isSafeInteger;
 const MathMax = Math.max;
 const MathTrunc = Math.trunc;
 const ArrayIsArray = Array.isArray;
+const ArrayCtor = Array;
+const ArrayFrom = Array.from;
 const ErrorCtor = Error;
 const TypeErrorCtor = TypeError;
 const RangeErrorCtor = RangeError;
@@ -47,13 +50,14 @@ const FinalizationRegistryPrototypeRegister =
 const hasOwn = (object, key) =>
   ReflectApply(ObjectPrototypeHasOwnProperty, object, [key]);
 
-// A new array with a null prototype and `length` elements, all undefined.
-// Stores into it, within or past its length, never reach user code.
+// A new array of `length` elements, all undefined.
 function newList(length) {
-  const list = [];
-  ObjectSetPrototypeOf(list, null);
-  for (let i = 0; i < length; i++) list[i] = undefined;
-  return list;
+  // Array.from over a null-prototype array-like defines each element (no
+  // setter can run, no iterator is looked up). The list never grows: it is
+  // only read and written within its length, where every element exists,
+  // so no access reaches Array.prototype (and V8 keeps its fast paths, which
+  // it does not for arrays with another prototype).
+  return ReflectApply(ArrayFrom, ArrayCtor, [{__proto__: null, length}]);
 }
 
 // Defines a non-enumerable data property (a null-prototype descriptor).

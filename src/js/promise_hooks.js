@@ -8,16 +8,17 @@
 // (frames.js): user code can neither read nor change them.
 
 // Frames saved by `before`, restored by `after` (jobs do not nest, but a
-// host may run a checkpoint inside a job). A null-prototype list with its
-// own top index.
+// host may run a checkpoint inside a job). A list (newList) with its own
+// top index.
 let savedFrames = newList(16);
 let savedTop = 0;
 const kNoSwap = ObjectFreeze({__proto__: null});
 
 function saveFrame(frame) {
   if (savedTop === savedFrames.length) {
-    // Past the end of a null-prototype list: no setter can run.
-    savedFrames[savedFrames.length] = undefined;
+    const bigger = newList(savedFrames.length * 2);
+    for (let i = 0; i < savedTop; i++) bigger[i] = savedFrames[i];
+    savedFrames = bigger;
   }
   savedFrames[savedTop++] = frame;
 }
@@ -90,20 +91,31 @@ function promiseBeforeHook(promise) {
     if (asyncId === undefined) {
       // Created before any hook was enabled: it gets its id now, so that
       // before and after still fire for it (as in Node.js).
-      asyncId = newAsyncId();
-      stampPromiseLazily(promise, asyncId, defaultTriggerAsyncId());
+      asyncId = stampPromiseLazily(promise, newAsyncId(),
+                                   defaultTriggerAsyncId());
     }
-    pushAsyncContext(asyncId, promiseTriggerIdOf(promise), promise);
-    emitBefore(asyncId);
+    if (asyncId !== undefined) {
+      pushAsyncContext(asyncId, promiseTriggerIdOf(promise), promise);
+      emitBefore(asyncId);
+    }
   }
 }
 
+// Gives a promise its ids after its creation; returns the async id, or
+// undefined if the promise cannot take them.
 function stampPromiseLazily(promise, asyncId, triggerId) {
   if (promiseStateOf(promise)) {
     setPromiseIds(promise, asyncId, triggerId);
-  } else {
-    stampPromise(promise, undefined, asyncId, triggerId);
+    return asyncId;
   }
+  try {
+    stampPromise(promise, undefined, asyncId, triggerId);
+  } catch {
+    // Newer V8 versions refuse new private fields on an object made
+    // non-extensible (by its holder, after creation): no id, no events.
+    return undefined;
+  }
+  return asyncId;
 }
 
 function promiseAfterHook(promise) {

@@ -3,46 +3,63 @@
 // queueMicrotask. V8 10.2 runs a function queued with EnqueueMicrotask in
 // whatever frame is current and resets nothing after it, so a bare callback
 // would see a frame left by the job before it, and an enterWith inside it
-// would leak into the next ones. Every callback therefore runs through one
-// shared runner, queued in its place; the callbacks and their frames wait
-// in a FIFO here (no closure per microtask). The runner enters the
+// would leak into the next ones. So unless nothing can leave a frame behind
+// (the root frame, no hook, and no AsyncLocalStorage in this context: then
+// the bare callback is queued, the fast path), every callback runs through
+// one shared runner, queued in its place; the callbacks and their frames
+// wait in a FIFO here (no closure per microtask). The runner enters the
 // callback's frame (or makes sure the root is current) and restores it
 // after. With a hook enabled, each callback gets a Microtask resource and
 // its own wrapper. On V8 versions that propagate the frame through
 // EnqueueMicrotask themselves, the bare callback is queued.
 
-// The FIFO: a ring of null-prototype lists, holding exactly the callbacks
-// whose runners are still queued, so its size is bounded by what is pending
-// (it grows by doubling and never holds more than twice that).
-let ringCallbacks = newList(16);
-let ringFrames = newList(16);
-let ringMask = 15;
-let ringHead = 0;
-let ringCount = 0;
+// The FIFO: a queue of fixed-size chunks holding exactly the callbacks
+// whose runners are still queued, so its memory is bounded by what is
+// pending (plus one spare chunk): interleaved chains that never let it
+// drain cost nothing more (issue 16.8). Chunks are small lists (newList),
+// only ever accessed within their length.
+const kChunkSize = 1024;
+
+function newChunk() {
+  return {
+    callbacks: newList(kChunkSize),
+    frames: newList(kChunkSize),
+    next: undefined,
+  };
+}
+
+let headChunk = newChunk();
+let headIndex = 0;
+let tailChunk = headChunk;
+let tailIndex = 0;
+let pending = 0;
+let spareChunk;
 let ringGeneration = -1;
 
-function growRing() {
-  const capacity = ringCallbacks.length;
-  const callbacks = newList(capacity * 2);
-  const frames = newList(capacity * 2);
-  for (let i = 0; i < ringCount; i++) {
-    const from = (ringHead + i) & ringMask;
-    callbacks[i] = ringCallbacks[from];
-    frames[i] = ringFrames[from];
+// Makes room for one more callback (may throw; nothing is changed then).
+function reserveSlot() {
+  if (tailIndex === kChunkSize) {
+    let chunk = spareChunk;
+    if (chunk === undefined) chunk = newChunk();
+    spareChunk = undefined;
+    tailChunk.next = chunk;
+    tailChunk = chunk;
+    tailIndex = 0;
   }
-  ringCallbacks = callbacks;
-  ringFrames = frames;
-  ringMask = capacity * 2 - 1;
-  ringHead = 0;
 }
 
 function clearRing() {
-  for (let i = 0; i < ringCallbacks.length; i++) {
-    ringCallbacks[i] = undefined;
-    ringFrames[i] = undefined;
+  for (let chunk = headChunk; chunk !== undefined; chunk = chunk.next) {
+    for (let i = 0; i < kChunkSize; i++) {
+      chunk.callbacks[i] = undefined;
+      chunk.frames[i] = undefined;
+    }
   }
-  ringHead = 0;
-  ringCount = 0;
+  headChunk.next = undefined;
+  tailChunk = headChunk;
+  headIndex = 0;
+  tailIndex = 0;
+  pending = 0;
 }
 
 function queueMicrotask(callback) {
@@ -58,10 +75,10 @@ function queueMicrotask(callback) {
     // before it has run or (after TerminateExecution) was dropped by V8:
     // anything left here is stale.
     ringGeneration = contextFields[kCheckpointGeneration];
-    if (ringCount !== 0) clearRing();
+    if (pending !== 0) clearRing();
   }
   // Room first: once the runner is queued, nothing may throw.
-  if (ringCount === ringCallbacks.length) growRing();
+  reserveSlot();
   // One native call: queues the runner and returns the current frame (null
   // at the root), or queues the bare callback and returns undefined where
   // V8 propagates frames itself, and at the root while no
@@ -69,24 +86,31 @@ function queueMicrotask(callback) {
   const frame = enqueueOrGetFrame(callback, runQueuedMicrotask,
                                   enterWithPossible ? null : ROOT);
   if (frame === undefined) return;
-  const index = (ringHead + ringCount) & ringMask;
-  ringCallbacks[index] = callback;
-  ringFrames[index] = frame;
-  ringCount++;
+  tailChunk.callbacks[tailIndex] = callback;
+  tailChunk.frames[tailIndex] = frame;
+  tailIndex++;
+  pending++;
 }
 
 function runQueuedMicrotask() {
   // A runner without a callback is left by a queueMicrotask call that
   // overflowed the stack after V8 queued the runner (it threw to its
   // caller); each callback still runs in its own frame.
-  if (ringCount === 0) return;
-  const index = ringHead;
-  const callback = ringCallbacks[index];
-  const frame = ringFrames[index];
-  ringCallbacks[index] = undefined;
-  ringFrames[index] = undefined;
-  ringHead = (index + 1) & ringMask;
-  ringCount--;
+  if (pending === 0) return;
+  if (headIndex === kChunkSize) {
+    const done = headChunk;
+    headChunk = done.next;
+    done.next = undefined;
+    spareChunk = done;
+    headIndex = 0;
+  }
+  const chunk = headChunk;
+  const index = headIndex++;
+  const callback = chunk.callbacks[index];
+  const frame = chunk.frames[index];
+  chunk.callbacks[index] = undefined;
+  chunk.frames[index] = undefined;
+  pending--;
   if (frameDirty) resetDirtyFrame();
   if (frame === null || frame === ROOT) {
     // The root: nothing to enter; an enterWith inside must not outlive the

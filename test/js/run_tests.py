@@ -11,9 +11,10 @@ Two kinds of files, found anywhere under test/js/:
                that crashes, times out, exits non-zero or never prints
                `# done` counts as one more failure, named after the file.
 
-  *_expect.js  One case each, run alone (no harness) to check what the shell
-               itself does: exit codes, uncaught errors, stderr. Header
-               comments at the top of the file say what to expect:
+  *_expect.js  One case each (*_expect.mjs: an ES module), run alone (no
+               harness) to check what the shell itself does: exit codes,
+               uncaught errors, stderr. Header comments at the top of the
+               file say what to expect:
                    // expect-exit: 1            (default 0)
                    // expect-stderr: REGEX      (Python regex; may repeat)
                    // expect-stdout: REGEX      (may repeat)
@@ -76,7 +77,7 @@ def discover(paths, filter_text):
         for dirpath, dirnames, filenames in os.walk(TEST_DIR):
             dirnames.sort()
             for name in sorted(filenames):
-                if name.endswith("_test.js") or name.endswith("_expect.js"):
+                if name.endswith(("_test.js", "_expect.js", "_expect.mjs")):
                     files.append(os.path.join(dirpath, name))
     if filter_text:
         files = [f for f in files if filter_text in rel(f)]
@@ -272,7 +273,7 @@ def run_expect_file(path, shell_cmd, timeout):
 
 
 def run_file(path, shell_cmd, timeout):
-    if path.endswith("_expect.js"):
+    if path.endswith(("_expect.js", "_expect.mjs")):
         return run_expect_file(path, shell_cmd, timeout)
     return run_test_file(path, shell_cmd, timeout)
 

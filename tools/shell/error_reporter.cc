@@ -8,7 +8,8 @@
 
 #include "src/v8_compat.h"
 #include "tools/shell/bindings.h"
-#include "tools/shell/inspect.h"
+#include "tools/shell/global_events.h"
+#include "tools/shell/inspect/inspect.h"
 #include "v8-object.h"
 #include "v8-primitive.h"
 
@@ -87,6 +88,22 @@ void ErrorReporter::ReportException(v8::Local<v8::Context> context,
                                     v8::Local<v8::Message> message) {
   if (failed_)
     return;
+  if (events_ != nullptr && !in_error_event_ &&
+      events_->HasListeners("error")) {
+    in_error_event_ = true;
+    bool prevented = events_->DispatchError(context, exception, message);
+    in_error_event_ = false;
+    if (prevented || failed_)
+      return;
+  }
+  FailWithException(context, exception, message);
+}
+
+void ErrorReporter::FailWithException(v8::Local<v8::Context> context,
+                                      v8::Local<v8::Value> exception,
+                                      v8::Local<v8::Message> message) {
+  if (failed_)
+    return;
   v8::HandleScope handle_scope(isolate_);
   if (message.IsEmpty() && exception->IsObject())
     message = v8::Exception::CreateMessage(isolate_, exception);
@@ -110,12 +127,20 @@ void ErrorReporter::ReportTryCatch(v8::Local<v8::Context> context,
 }
 
 void ErrorReporter::ReportUnhandledRejection(v8::Local<v8::Context> context,
+                                             v8::Local<v8::Promise> promise,
                                              v8::Local<v8::Value> reason) {
-  if (failed_)
+  // A listener for an earlier rejection of the same checkpoint may have
+  // handled this one since (the web's rule: handled ones are skipped).
+  if (failed_ || promise->HasHandler())
     return;
   v8::HandleScope handle_scope(isolate_);
+  if (events_ != nullptr && events_->HasListeners("unhandledrejection") &&
+      (events_->DispatchUnhandledRejection(context, promise, reason) ||
+       failed_)) {
+    return;
+  }
   if (reason->IsNativeError()) {
-    ReportException(context, reason, v8::Local<v8::Message>());
+    FailWithException(context, reason, v8::Local<v8::Message>());
     return;
   }
   Fail(

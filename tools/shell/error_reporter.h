@@ -15,11 +15,16 @@
 //
 //   Error: boom
 //       at Timeout.<anonymous> (test.js:3:11)
+//
+// Before that, an uncaught exception is dispatched as an `error` event and
+// an unhandled rejection as an `unhandledrejection` event (GlobalEvents); a
+// listener that calls preventDefault() handles it and the program goes on.
 
 #ifndef TOOLS_SHELL_ERROR_REPORTER_H_
 #define TOOLS_SHELL_ERROR_REPORTER_H_
 
 #include "asyncctx/runtime.h"
+#include "tools/shell/inspect/console.h"
 #include "v8-context.h"
 #include "v8-exception.h"
 #include "v8-isolate.h"
@@ -30,15 +35,22 @@
 namespace asyncctx {
 namespace shell {
 
-class ErrorReporter {
+class GlobalEvents;
+
+class ErrorReporter : public ConsoleHost {
  public:
   explicit ErrorReporter(v8::Isolate* isolate) : isolate_(isolate) {}
+
+  // Where `error` and `unhandledrejection` are dispatched (may stay null:
+  // every error is then fatal). Must outlive the reporter's use.
+  void set_events(GlobalEvents* events) { events_ = events; }
 
   ErrorReporter(const ErrorReporter&) = delete;
   ErrorReporter& operator=(const ErrorReporter&) = delete;
 
-  // An exception that escaped a script or a callback. `message` may be empty
-  // (then the location comes from the exception's stack, if any).
+  // An exception that escaped a script or a callback, called in the frame
+  // it escaped from. `message` may be empty (then the location comes from
+  // the exception's stack, if any).
   void ReportException(v8::Local<v8::Context> context,
                        v8::Local<v8::Value> exception,
                        v8::Local<v8::Message> message);
@@ -50,7 +62,9 @@ class ErrorReporter {
 
   // A promise rejected with `reason` that no handler took by the end of a
   // microtask checkpoint (Node's default --unhandled-rejections=throw).
+  // Called in the frame that was current when the promise was rejected.
   void ReportUnhandledRejection(v8::Local<v8::Context> context,
+                                v8::Local<v8::Promise> promise,
                                 v8::Local<v8::Value> reason);
 
   // An exception thrown by an async hook callback.
@@ -58,13 +72,22 @@ class ErrorReporter {
 
   // True once a fatal error happened; the shell then stops.
   bool failed() const { return failed_; }
+  // ConsoleHost: the console goes quiet after a fatal error.
+  bool OutputEnabled() const override { return !failed_; }
   int exit_code() const { return failed_ ? 1 : 0; }
 
  private:
   // Prints `text` and stops JavaScript, unless an earlier error did.
   void Fail(const std::string& text);
+  // Prints the exception as Node does, and fails.
+  void FailWithException(v8::Local<v8::Context> context,
+                         v8::Local<v8::Value> exception,
+                         v8::Local<v8::Message> message);
 
   v8::Isolate* isolate_;
+  GlobalEvents* events_ = nullptr;
+  // An `error` listener is running: what it throws is fatal.
+  bool in_error_event_ = false;
   bool failed_ = false;
 };
 

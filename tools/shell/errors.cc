@@ -7,7 +7,7 @@
 #include "asyncctx/errors.h"
 
 #include "tools/shell/bindings.h"
-#include "tools/shell/inspect.h"
+#include "tools/shell/inspect/inspect.h"
 #include "v8-exception.h"
 #include "v8-function.h"
 #include "v8-isolate.h"

@@ -9,7 +9,6 @@
 #include "src/v8_compat.h"
 #include "tools/shell/error_reporter.h"
 #include "tools/v8_host/v8_host.h"
-#include "v8-exception.h"
 #include "v8-microtask-queue.h"
 
 namespace asyncctx {
@@ -64,7 +63,7 @@ EventLoop::~EventLoop() {
   for (const std::unique_ptr<Task>& task : tasks_) {
     if (!task->object_.IsEmpty()) {
       compat::SetInternalPointer(task->object_.Get(isolate_), kTaskField,
-                                 nullptr);
+                                                                    nullptr);
     }
   }
   timers_.clear();
@@ -201,6 +200,8 @@ void EventLoop::Run() {
       RunImmediates();
     }
     RunPlatformTasks();
+    if (between_iterations_ && !reporter_->failed())
+      between_iterations_(context_.Get(isolate_));
     if (reporter_->failed() || !alive())
       break;
     // Only timers are left: nothing can happen before the first is due.
@@ -228,7 +229,14 @@ void EventLoop::RunTimers() {
 }
 
 void EventLoop::RunImmediates() {
-  if (immediates_.empty())
+  // Node emits the destroy hooks queued by emitDestroy() (and by GC) from a
+  // native immediate that runs before the JavaScript immediates of each
+  // check phase; do the same rather than wait for the platform task.
+  runtime_->EmitPendingDestroys();
+  if (reporter_->failed())
+    return;
+  runtime_->RunMicrotasks(context_.Get(isolate_));
+  if (immediates_.empty() || reporter_->failed())
     return;
   const uint64_t last = immediates_.back()->sequence_;
   while (!reporter_->failed() && !immediates_.empty() &&
@@ -254,7 +262,6 @@ void EventLoop::RunPlatformTasks() {
 
 void EventLoop::RunTask(Task* task) {
   v8::HandleScope handle_scope(isolate_);
-  v8::Local<v8::Context> context = context_.Get(isolate_);
   v8::Local<v8::Object> receiver = task->object_.Get(isolate_);
   v8::Local<v8::Function> callback = task->callback_.Get(isolate_);
   std::vector<v8::Local<v8::Value>> argv;
@@ -263,19 +270,14 @@ void EventLoop::RunTask(Task* task) {
     argv.push_back(arg.Get(isolate_));
 
   task->running_ = true;
-  {
-    // The one place where the shell runs JavaScript for a host resource.
-    asyncctx::CallbackScope callback_scope(task->resource_.get());
-    v8::TryCatch try_catch(isolate_);
-    // As in Node, `this` is the Timeout/Immediate object.
-    if (callback
-            ->Call(context, receiver, static_cast<int>(argv.size()),
-                   argv.data())
-            .IsEmpty()) {
-      callback_scope.MarkAsFailed();
-      reporter_->ReportTryCatch(context, try_catch);
-    }
-  }
+  // The one place where the shell runs JavaScript for a host resource: the
+  // library's MakeCallback opens the CallbackScope (frame, ids, hooks, the
+  // checkpoint) and reports an exception to the runtime's uncaught-exception
+  // handler, the shell's ErrorReporter, inside that scope. As in Node, `this`
+  // is the Timeout/Immediate object.
+  (void)asyncctx::MakeCallback(task->resource_.get(), receiver, callback,
+                               static_cast<int>(argv.size()), argv.data())
+      .IsEmpty();
   task->running_ = false;
 }
 

@@ -3,10 +3,14 @@
 // EventLoop: the shell's event loop, ordered like Node.js's. Each iteration
 //
 //   1. runs the timers that are due, by due time and then creation order;
-//   2. runs the immediates queued before this phase began (ones queued while
-//      it runs wait for the next iteration, as in Node);
+//   2. emits the pending destroy hooks (Runtime::EmitPendingDestroys), then
+//      runs the immediates queued before this phase began (ones queued while
+//      it runs wait for the next iteration, as in Node, whose destroy hooks
+//      also run from a native immediate ahead of the JavaScript ones);
 //   3. runs the tasks V8 and asyncctx posted to the platform (GC follow-ups,
-//      asyncctx's batched destroy hooks). Those never keep the loop alive.
+//      asyncctx's batched destroy hooks). Those never keep the loop alive;
+//   4. runs the host's between-iterations work (the shell's
+//      `rejectionhandled` events).
 //
 // and sleeps until the next timer is due when nothing else is pending. The
 // loop ends when no ref'd timer or immediate is left, or after a fatal error.
@@ -15,8 +19,8 @@
 //
 // Every timer and immediate is an asyncctx::AsyncResource ("Timeout",
 // "Immediate") created when JavaScript schedules it, with the JavaScript
-// Timeout/Immediate object as its resource, and every firing runs through an
-// asyncctx::CallbackScope (in RunTask(), the one place that does): the
+// Timeout/Immediate object as its resource, and every firing runs through
+// asyncctx::MakeCallback (in RunTask(), the one place that does): the
 // callback sees the context frame captured at scheduling, its async id and
 // trigger id, and the microtask checkpoint runs after it. The resource is
 // destroyed (emitting `destroy`) when the work is cleared or, for a one-shot
@@ -27,12 +31,14 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <memory>
 #include <set>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "asyncctx/async_resource.h"
 #include "asyncctx/runtime.h"
 #include "v8-context.h"
@@ -154,6 +160,12 @@ class EventLoop {
 
   // Runs iterations until no ref'd work is left or a fatal error happened.
   void Run();
+  // Work to run at the end of every iteration (step 4 above), in a
+  // HandleScope with the loop's context entered.
+  void set_between_iterations(
+      std::function<void(v8::Local<v8::Context>)> work) {
+    between_iterations_ = std::move(work);
+  }
   // Whether ref'd timers or immediates are pending.
   bool alive() const { return ref_count_ > 0; }
 
@@ -185,11 +197,12 @@ class EventLoop {
   v8::Platform* const platform_;
   asyncctx::Runtime* const runtime_;
   ErrorReporter* const reporter_;
+  std::function<void(v8::Local<v8::Context>)> between_iterations_;
 
   // Every task alive; a task's owner_position_ points at its entry.
   std::list<std::unique_ptr<Task>> tasks_;
   std::set<Task*, DueOrder> timers_;
-  std::unordered_map<double, Task*> timers_by_id_;
+  absl::flat_hash_map<double, Task*> timers_by_id_;
   std::list<Task*> immediates_;
   uint64_t next_sequence_ = 1;
   // Scheduled tasks that are ref'd.

@@ -34,6 +34,8 @@ bool ParseFlags(int argc,
       flags->help = true;
     } else if (arg == "--version" || arg == "-v") {
       flags->version = true;
+    } else if (arg == "--module") {
+      flags->module = true;
     } else if (arg == "--bench-natives") {
       flags->bench_natives = true;
     } else if (arg == "--expose-gc" || arg == "--expose_gc") {
@@ -52,12 +54,15 @@ void PrintUsage(FILE* stream) {
   fputs(
       "Usage: asyncctx_shell [options] [--] file.js [file.js ...]\n"
       "\n"
-      "Runs the files in order as classic scripts in one context, then runs\n"
-      "the event loop until no work is left. Exits with 1 on an uncaught\n"
-      "exception or unhandled rejection, with 2 on bad usage.\n"
+      "Runs the files in order in one context, then runs the event loop\n"
+      "until no work is left. Files ending in .mjs are ES modules, the\n"
+      "others classic scripts. Exits with 1 on an uncaught exception or\n"
+      "unhandled rejection, 13 on an unsettled top-level await, 2 on bad\n"
+      "usage.\n"
       "\n"
       "Options:\n"
       "  --expose-gc         define gc() to force a garbage collection\n"
+      "  --module            run every file as an ES module\n"
       "  --v8-flags=FLAGS    pass FLAGS (space-separated) to V8\n"
       "  --bench-natives     define benchNatives, the benchmarks' native "
       "floors\n"

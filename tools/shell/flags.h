@@ -2,8 +2,8 @@
 //
 // The shell's command line:
 //
-//   asyncctx_shell [--expose-gc] [--v8-flags=FLAGS] [--help] [--version]
-//                  [--] file.js ...
+//   asyncctx_shell [--expose-gc] [--module] [--v8-flags=FLAGS] [--help]
+//                  [--version] [--] file.js ...
 //
 // Flags may appear anywhere before `--`; everything else is a file to run.
 
@@ -22,6 +22,8 @@ struct Flags {
   bool version = false;
   // Install `benchNatives` (tools/shell/bench_natives.h).
   bool bench_natives = false;
+  // Run every file as an ES module (files ending in .mjs always are).
+  bool module = false;
   // Flags for v8::V8::SetFlagsFromString, space-separated; --expose-gc adds
   // its V8 flag here.
   std::string v8_flags;

@@ -56,6 +56,9 @@ int main(int argc, char* argv[]) {
   std::vector<asyncctx::shell::SourceFile> files;
   for (const std::string& name : flags.files) {
     asyncctx::shell::SourceFile file{name, std::string()};
+    file.is_module =
+        flags.module ||
+        (name.size() > 4 && name.compare(name.size() - 4, 4, ".mjs") == 0);
     if (!asyncctx::shell::ReadFile(name, &file.contents)) {
       fprintf(stderr, "asyncctx_shell: cannot read file '%s'\n\n",
               name.c_str());

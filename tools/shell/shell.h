@@ -3,13 +3,14 @@
 // Shell: everything the shell keeps for its one isolate, and the order in
 // which a run happens:
 //
-//   1. each file runs as a classic script, followed by a microtask
-//      checkpoint (Runtime::RunMicrotasks);
+//   1. each file runs as a classic script, or as an ES module (modules.h),
+//      followed by a microtask checkpoint (Runtime::RunMicrotasks);
 //   2. the event loop runs until it drains;
 //   3. 'beforeunload' listeners run; if they scheduled ref'd work, back to 2;
 //   4. 'unload' listeners run once;
 //   5. the exit code is 0, or 1 if any error was fatal (which also ends the
-//      run at once, skipping the later steps, as Node.js exits on one).
+//      run at once, skipping the later steps, as Node.js exits on one), or
+//      13 if a module's top-level await never settled.
 //
 // Teardown order: the loop's timers (their AsyncResources), the globals'
 // state, the context, then the asyncctx runtime; the caller disposes the
@@ -25,7 +26,8 @@
 #include "asyncctx/runtime.h"
 #include "tools/shell/error_reporter.h"
 #include "tools/shell/event_loop.h"
-#include "tools/shell/lifecycle.h"
+#include "tools/shell/global_events.h"
+#include "tools/shell/modules.h"
 #include "tools/shell/performance.h"
 #include "tools/shell/timers.h"
 #include "v8-context.h"
@@ -39,6 +41,8 @@ namespace shell {
 struct SourceFile {
   std::string name;
   std::string contents;
+  // Run as an ES module rather than a classic script.
+  bool is_module = false;
 };
 
 class Shell {
@@ -69,7 +73,8 @@ class Shell {
   v8::Global<v8::Context> context_;
   std::unique_ptr<EventLoop> loop_;
   std::unique_ptr<Timers> timers_;
-  std::unique_ptr<Lifecycle> lifecycle_;
+  std::unique_ptr<GlobalEvents> events_;
+  std::unique_ptr<ModuleLoader> modules_;
   bool bench_natives_ = false;
 };
 

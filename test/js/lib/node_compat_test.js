@@ -143,3 +143,18 @@ test('issue 10.12: a triggerAsyncId with no primitive conversion gives ' +
                   {code: 'ERR_INVALID_ASYNC_ID', name: 'RangeError'});
   }
 });
+
+test('issue 10.10: a frozen promise created before the hook runs its ' +
+     'reaction without breaking the execution stack', async () => {
+  const p = Promise.resolve(1);
+  const derived = p.then(() => 'ran');
+  Object.freeze(derived);
+  const chained = derived.then((v) => v);
+  const hook = createHook({before() {}, after() {}}).enable();
+  try {
+    assert.equal(await chained, 'ran');
+  } finally {
+    hook.disable();
+  }
+  assert.equal(executionAsyncId() > 0, true);
+});

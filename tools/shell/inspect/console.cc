@@ -1,16 +1,16 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
 
-#include "tools/shell/console.h"
+#include "tools/shell/inspect/console.h"
 
 #include <cstdio>
-#include <set>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
 #include "src/v8_compat.h"
 #include "tools/shell/bindings.h"
-#include "tools/shell/error_reporter.h"
-#include "tools/shell/inspect.h"
-#include "tools/shell/inspect_primitives.h"
+#include "tools/shell/inspect/inspect.h"
+#include "tools/shell/inspect/inspect_primitives.h"
 #include "v8-container.h"
 #include "v8-debug.h"
 #include "v8-exception.h"
@@ -27,7 +27,7 @@ namespace {
 
 // Every console method gets this array as its data: the context's original
 // parseInt and parseFloat, which %i and %f use, captured before user code
-// could replace them, and the shell's ErrorReporter.
+// could replace them, and the ConsoleHost.
 enum ConsoleData { kParseInt, kParseFloat, kReporter, kDataLength };
 
 v8::Maybe<std::string> Format(v8::Local<v8::Context> context,
@@ -47,8 +47,8 @@ void Write(const v8::FunctionCallbackInfo<v8::Value>& info,
           ->Get(info.GetIsolate()->GetCurrentContext(), kReporter)
           .ToLocal(&reporter) &&
       reporter->IsExternal() &&
-      static_cast<const ErrorReporter*>(reporter.As<v8::External>()->Value())
-          ->failed()) {
+      !static_cast<const ConsoleHost*>(reporter.As<v8::External>()->Value())
+           ->OutputEnabled()) {
     return;
   }
   fwrite(text.data(), 1, text.size(), stream);
@@ -61,47 +61,48 @@ void Write(const v8::FunctionCallbackInfo<v8::Value>& info,
 
 // Node's builtInObjects: the global constructors whose toString() %s trusts.
 bool IsBuiltInConstructorName(const std::string& name) {
-  static const std::set<std::string> kNames = {"AggregateError",
-                                               "Array",
-                                               "ArrayBuffer",
-                                               "BigInt",
-                                               "BigInt64Array",
-                                               "BigUint64Array",
-                                               "Boolean",
-                                               "DataView",
-                                               "Date",
-                                               "Error",
-                                               "EvalError",
-                                               "FinalizationRegistry",
-                                               "Float32Array",
-                                               "Float64Array",
-                                               "Function",
-                                               "Int16Array",
-                                               "Int32Array",
-                                               "Int8Array",
-                                               "Map",
-                                               "Number",
-                                               "Object",
-                                               "Promise",
-                                               "Proxy",
-                                               "RangeError",
-                                               "ReferenceError",
-                                               "RegExp",
-                                               "Set",
-                                               "SharedArrayBuffer",
-                                               "String",
-                                               "Symbol",
-                                               "SyntaxError",
-                                               "TypeError",
-                                               "URIError",
-                                               "Uint16Array",
-                                               "Uint32Array",
-                                               "Uint8Array",
-                                               "Uint8ClampedArray",
-                                               "WeakMap",
-                                               "WeakRef",
-                                               "WeakSet"};
-  return kNames.count(name) != 0;
+  static const auto* const kNames =
+      new absl::flat_hash_set<std::string>({"AggregateError",
+                                            "Array",
+                                            "ArrayBuffer",
+                                            "BigInt",
+                                            "BigInt64Array",
+                                            "BigUint64Array",
+                                            "Boolean",
+                                            "DataView",
+                                            "Date",
+                                            "Error",
+                                            "EvalError",
+                                            "FinalizationRegistry",
+                                            "Float32Array",
+                                            "Float64Array",
+                                            "Function",
+                                            "Int16Array",
+                                            "Int32Array",
+                                            "Int8Array",
+                                            "Map",
+                                            "Number",
+                                            "Object",
+                                            "Promise",
+                                            "Proxy",
+                                            "RangeError",
+                                            "ReferenceError",
+                                            "RegExp",
+                                            "Set",
+                                            "SharedArrayBuffer",
+                                            "String",
+                                            "Symbol",
+                                            "SyntaxError",
+                                            "TypeError",
+                                            "URIError",
+                                            "Uint16Array",
+                                            "Uint32Array",
+                                            "Uint8Array",
+                                            "Uint8ClampedArray",
+                                            "WeakMap",
+                                            "WeakRef",
+                                            "WeakSet"});
+  return kNames->contains(name);
 }
 
 // Node's hasBuiltInToString: %s inspects objects whose toString() comes from
@@ -304,10 +305,9 @@ void Trace(const v8::FunctionCallbackInfo<v8::Value>& info) {
                                ? std::string()
                                : ToUtf8(isolate, function_name);
     std::string location =
-        (script_name.IsEmpty() ? std::string("<anonymous>")
-                               : ToUtf8(isolate, script_name)) +
-        ":" + std::to_string(frame->GetLineNumber()) + ":" +
-        std::to_string(frame->GetColumn());
+        absl::StrCat(script_name.IsEmpty() ? std::string("<anonymous>")
+                                           : ToUtf8(isolate, script_name),
+                     ":", frame->GetLineNumber(), ":", frame->GetColumn());
     text += "\n    at " +
             (function.empty() ? location : function + " (" + location + ")");
   }
@@ -422,8 +422,7 @@ v8::Maybe<std::string> FormatArguments(
                 Arguments(info, 0));
 }
 
-bool InstallConsole(v8::Local<v8::Context> context,
-                    const ErrorReporter* reporter) {
+bool InstallConsole(v8::Local<v8::Context> context, const ConsoleHost* host) {
   v8::Isolate* isolate = compat::IsolateOf(context);
   v8::Local<v8::Object> global = context->Global();
   v8::Local<v8::Value> parse_int;
@@ -437,7 +436,7 @@ bool InstallConsole(v8::Local<v8::Context> context,
   // The External only carries the pointer; nothing writes through it.
   v8::Local<v8::Value> values[kDataLength] = {
       parse_int, parse_float,
-      v8::External::New(isolate, const_cast<ErrorReporter*>(reporter))};
+      v8::External::New(isolate, const_cast<ConsoleHost*>(host))};
   v8::Local<v8::Array> data = v8::Array::New(isolate, values, kDataLength);
 
   v8::Local<v8::Object> console = v8::Object::New(isolate);

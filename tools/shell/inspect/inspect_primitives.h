@@ -4,8 +4,8 @@
 // it, following Node.js's util.inspect: quoted strings, numbers, symbols,
 // dates and regular expressions. None of these runs JavaScript.
 
-#ifndef TOOLS_SHELL_INSPECT_PRIMITIVES_H_
-#define TOOLS_SHELL_INSPECT_PRIMITIVES_H_
+#ifndef TOOLS_SHELL_INSPECT_INSPECT_PRIMITIVES_H_
+#define TOOLS_SHELL_INSPECT_INSPECT_PRIMITIVES_H_
 
 #include <string>
 
@@ -46,4 +46,4 @@ std::string RegExpToString(v8::Isolate* isolate, v8::Local<v8::RegExp> regexp);
 }  // namespace shell
 }  // namespace asyncctx
 
-#endif  // TOOLS_SHELL_INSPECT_PRIMITIVES_H_
+#endif  // TOOLS_SHELL_INSPECT_INSPECT_PRIMITIVES_H_

@@ -6,8 +6,8 @@
 // and %% placeholders; other strings print as they are, everything else
 // through Inspect().
 
-#ifndef TOOLS_SHELL_CONSOLE_H_
-#define TOOLS_SHELL_CONSOLE_H_
+#ifndef TOOLS_SHELL_INSPECT_CONSOLE_H_
+#define TOOLS_SHELL_INSPECT_CONSOLE_H_
 
 #include <string>
 
@@ -19,12 +19,20 @@
 namespace asyncctx {
 namespace shell {
 
-class ErrorReporter;
+// What the console asks of its host (the shell's ErrorReporter).
+class ConsoleHost {
+ public:
+  // False once the program is ending on a fatal error: Node would have
+  // exited already, so the console prints nothing more.
+  virtual bool OutputEnabled() const = 0;
 
-// Defines `console` on the context's global object. Output stops once
-// `reporter` (which must outlive the context) has seen a fatal error.
-bool InstallConsole(v8::Local<v8::Context> context,
-                    const ErrorReporter* reporter);
+ protected:
+  ~ConsoleHost() = default;
+};
+
+// Defines `console` on the context's global object. `host` must outlive the
+// context.
+bool InstallConsole(v8::Local<v8::Context> context, const ConsoleHost* host);
 
 // util.format() of the call's arguments. Nothing when formatting threw.
 v8::Maybe<std::string> FormatArguments(
@@ -33,4 +41,4 @@ v8::Maybe<std::string> FormatArguments(
 }  // namespace shell
 }  // namespace asyncctx
 
-#endif  // TOOLS_SHELL_CONSOLE_H_
+#endif  // TOOLS_SHELL_INSPECT_CONSOLE_H_

@@ -16,8 +16,8 @@
 // objects, Symbol.hasInstance when finding a constructor name); if that
 // throws, Inspect() returns Nothing and the exception is pending.
 
-#ifndef TOOLS_SHELL_INSPECT_H_
-#define TOOLS_SHELL_INSPECT_H_
+#ifndef TOOLS_SHELL_INSPECT_INSPECT_H_
+#define TOOLS_SHELL_INSPECT_INSPECT_H_
 
 #include <string>
 
@@ -45,4 +45,4 @@ v8::Maybe<std::string> Inspect(v8::Local<v8::Context> context,
 }  // namespace shell
 }  // namespace asyncctx
 
-#endif  // TOOLS_SHELL_INSPECT_H_
+#endif  // TOOLS_SHELL_INSPECT_INSPECT_H_

@@ -5,7 +5,7 @@
 // that the two can be compared function by function; the names in comments
 // are Node's.
 
-#include "tools/shell/inspect.h"
+#include "tools/shell/inspect/inspect.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,9 +14,12 @@
 #include <optional>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "src/v8_compat.h"
 #include "tools/shell/bindings.h"
-#include "tools/shell/inspect_primitives.h"
+#include "tools/shell/inspect/inspect_primitives.h"
 #include "v8-array-buffer.h"
 #include "v8-container.h"
 #include "v8-date.h"
@@ -64,20 +67,13 @@ bool IsIdentifier(const std::string& key) {
   return true;
 }
 
-std::string Join(const std::vector<std::string>& parts,
-                 const std::string& separator) {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0)
-      out += separator;
-    out += parts[i];
-  }
-  return out;
+// "3 more items", "1 more byte".
+std::string Count(uint64_t count, const char* noun) {
+  return absl::StrCat(count, " ", noun, count == 1 ? "" : "s");
 }
 
 std::string MoreItems(uint64_t remaining) {
-  return "... " + std::to_string(remaining) + " more item" +
-         (remaining > 1 ? "s" : "");
+  return absl::StrCat("... ", Count(remaining, "more item"));
 }
 
 // Node's getPrefix: `Foo `, `Map(2) `, `[Object: null prototype] `.
@@ -109,20 +105,100 @@ class Inspector {
                    std::string* out);
 
  private:
+  // What Node's formatRaw works out about an object before formatting its
+  // entries: which entries, the braces, the base (a function's, a date's or
+  // an error's text), and the keys of its own properties to list.
+  struct Layout {
+    enum class Kind {
+      kNone,
+      kArray,
+      kTypedArray,
+      kSet,
+      kMap,
+      kIterator,
+      kArrayBuffer,
+      kPromise,
+      kWeakCollection,
+    };
+    Kind kind = Kind::kNone;
+    std::vector<v8::Local<v8::Value>> keys;
+    std::string base;
+    std::string open = "{";
+    std::string close = "}";
+    Extras extras = Extras::kObject;
+    v8::Local<v8::Array> iterator_entries;
+    bool iterator_key_value = false;
+    // The whole text, when the object has nothing more to show (`[]`,
+    // `Map(0) {}`, a function or date without own properties).
+    std::optional<std::string> complete;
+  };
+
   bool FormatPrimitive(v8::Local<v8::Value> value, std::string* out);
+  // Node's formatRaw: Describe(), then the entries and properties.
   bool FormatRaw(v8::Local<v8::Object> object,
                  int recurse_times,
                  std::string* out);
+  bool Describe(v8::Local<v8::Object> object,
+                const std::optional<std::string>& constructor,
+                const std::string& tag,
+                Layout* layout);
+  bool DescribeArray(v8::Local<v8::Array> array,
+                     const std::optional<std::string>& constructor,
+                     const std::string& tag,
+                     Layout* layout);
+  bool DescribeSetOrMap(v8::Local<v8::Object> object,
+                        const std::optional<std::string>& constructor,
+                        const std::string& tag,
+                        Layout* layout);
+  bool DescribeTypedArray(v8::Local<v8::TypedArray> array,
+                          const std::optional<std::string>& constructor,
+                          const std::string& tag,
+                          Layout* layout);
+  bool DescribeIterator(v8::Local<v8::Object> iterator, Layout* layout);
+  // Objects shown as a base text (functions, regexps, dates, errors, boxed
+  // primitives); *described is false for the others.
+  bool DescribeWithBase(v8::Local<v8::Object> object,
+                        const std::optional<std::string>& constructor,
+                        const std::string& tag,
+                        Layout* layout,
+                        bool* described);
+  // Objects shown in braces: plain objects, buffers, promises, weak
+  // collections.
+  void DescribeBraced(v8::Local<v8::Object> object,
+                      const std::optional<std::string>& constructor,
+                      const std::string& tag,
+                      Layout* layout);
+  bool FormatEntriesOf(v8::Local<v8::Object> object,
+                       const Layout& layout,
+                       int recurse_times,
+                       std::vector<std::string>* output);
   bool FormatProperty(v8::Local<v8::Object> object,
                       v8::Local<v8::Value> key,
                       int recurse_times,
                       Extras extras,
                       std::string* out);
+  // Node's formatError: the (improved) stack, and which keys to list.
   bool FormatError(v8::Local<v8::Object> error,
                    const std::optional<std::string>& constructor,
                    const std::string& tag,
                    std::vector<v8::Local<v8::Value>>* keys,
                    std::string* out);
+  // The error's name, message and stack (or its toString() without one).
+  bool ReadError(v8::Local<v8::Object> error,
+                 std::string* name,
+                 std::string* message,
+                 std::string* stack);
+  // Node's removeDuplicateErrorKeys: an own name/message/stack that the
+  // stack already shows is not listed again.
+  bool RemoveDuplicateErrorKeys(v8::Local<v8::Object> error,
+                                const std::string& stack,
+                                std::vector<v8::Local<v8::Value>>* keys);
+  // A non-enumerable `cause` and AggregateError's `errors` are listed too.
+  bool AddHiddenErrorKeys(v8::Local<v8::Object> error,
+                          std::vector<v8::Local<v8::Value>>* keys);
+  // Brackets a stack without frames and indents it to the current level.
+  std::string FinishErrorStack(std::string stack,
+                               const std::string& message) const;
   bool FunctionBase(v8::Local<v8::Function> function,
                     const std::optional<std::string>& constructor,
                     const std::string& tag,
@@ -240,7 +316,7 @@ bool Inspector::FormatValue(v8::Local<v8::Value> value,
   }
   for (const v8::Local<v8::Object>& seen : seen_) {
     if (seen == object) {
-      *out = "[Circular *" + std::to_string(CircularIndex(object, true)) + "]";
+      *out = absl::StrCat("[Circular *", CircularIndex(object, true), "]");
       return true;
     }
   }
@@ -255,8 +331,7 @@ bool Inspector::FormatPrimitive(v8::Local<v8::Value> value, std::string* out) {
     if (text.size() > static_cast<size_t>(kMaxStringLength)) {
       size_t remaining = text.size() - kMaxStringLength;
       text.resize(kMaxStringLength);
-      trailer = "... " + std::to_string(remaining) + " more character" +
-                (remaining > 1 ? "s" : "");
+      trailer = absl::StrCat("... ", Count(remaining, "more character"));
     }
     // Long multi-line strings are split after each newline, one quoted piece
     // per line joined with `+`.
@@ -271,7 +346,9 @@ bool Inspector::FormatPrimitive(v8::Local<v8::Value> value, std::string* out) {
         lines.push_back(QuoteString(text.substr(start, end - start)));
         start = end;
       }
-      *out = Join(lines, " +\n" + Spaces(indentation_ + 2)) + trailer;
+      *out = absl::StrCat(
+          absl::StrJoin(lines, absl::StrCat(" +\n", Spaces(indentation_ + 2))),
+          trailer);
       return true;
     }
     *out = QuoteString(text) + trailer;
@@ -408,176 +485,234 @@ bool Inspector::GetKeys(v8::Local<v8::Object> object,
   return true;
 }
 
+bool Inspector::DescribeArray(v8::Local<v8::Array> array,
+                              const std::optional<std::string>& constructor,
+                              const std::string& tag,
+                              Layout* layout) {
+  if (!GetKeys(array, v8::IndexFilter::kSkipIndices, &layout->keys))
+    return false;
+  uint32_t length = array->Length();
+  std::string prefix =
+      (constructor != std::string("Array") || !tag.empty())
+          ? GetPrefix(constructor, tag, "Array", absl::StrCat("(", length, ")"))
+          : "";
+  layout->open = prefix + "[";
+  layout->close = "]";
+  if (length == 0 && layout->keys.empty()) {
+    layout->complete = layout->open + "]";
+    return true;
+  }
+  layout->extras = Extras::kArray;
+  layout->kind = Layout::Kind::kArray;
+  return true;
+}
+
+bool Inspector::DescribeSetOrMap(v8::Local<v8::Object> object,
+                                 const std::optional<std::string>& constructor,
+                                 const std::string& tag,
+                                 Layout* layout) {
+  if (!GetKeys(object, v8::IndexFilter::kIncludeIndices, &layout->keys))
+    return false;
+  bool is_set = object->IsSet();
+  size_t size =
+      is_set ? object.As<v8::Set>()->Size() : object.As<v8::Map>()->Size();
+  std::string prefix = GetPrefix(constructor, tag, is_set ? "Set" : "Map",
+                                 absl::StrCat("(", size, ")"));
+  if (size == 0 && layout->keys.empty()) {
+    layout->complete = prefix + "{}";
+    return true;
+  }
+  layout->open = prefix + "{";
+  layout->kind = is_set ? Layout::Kind::kSet : Layout::Kind::kMap;
+  return true;
+}
+
+bool Inspector::DescribeTypedArray(
+    v8::Local<v8::TypedArray> array,
+    const std::optional<std::string>& constructor,
+    const std::string& tag,
+    Layout* layout) {
+  if (!GetKeys(array, v8::IndexFilter::kSkipIndices, &layout->keys))
+    return false;
+  size_t length = array->Length();
+  std::string fallback;
+  if (!constructor)
+    fallback = ToUtf8(isolate_, array->GetConstructorName());
+  layout->open =
+      GetPrefix(constructor, tag, fallback, absl::StrCat("(", length, ")")) +
+      "[";
+  layout->close = "]";
+  if (length == 0 && layout->keys.empty()) {
+    layout->complete = layout->open + "]";
+    return true;
+  }
+  layout->extras = Extras::kArray;
+  layout->kind = Layout::Kind::kTypedArray;
+  return true;
+}
+
+bool Inspector::DescribeIterator(v8::Local<v8::Object> iterator,
+                                 Layout* layout) {
+  if (!GetKeys(iterator, v8::IndexFilter::kIncludeIndices, &layout->keys) ||
+      !iterator->PreviewEntries(&layout->iterator_key_value)
+           .ToLocal(&layout->iterator_entries)) {
+    return false;
+  }
+  layout->open = absl::StrCat(
+      "[", iterator->IsMapIterator() ? "Map" : "Set",
+      layout->iterator_key_value ? " Entries" : " Iterator", "] {");
+  layout->kind = Layout::Kind::kIterator;
+  return true;
+}
+
+bool Inspector::DescribeWithBase(v8::Local<v8::Object> object,
+                                 const std::optional<std::string>& constructor,
+                                 const std::string& tag,
+                                 Layout* layout,
+                                 bool* described) {
+  *described = true;
+  std::string& base = layout->base;
+  if (object->IsFunction())
+    return FunctionBase(object.As<v8::Function>(), constructor, tag, &base);
+  if (constructor == std::string("Object")) {
+    // Plain objects, even a RegExp or Date whose prototype was replaced.
+    *described = false;
+  } else if (object->IsRegExp()) {
+    base = RegExpToString(isolate_, object.As<v8::RegExp>());
+    std::string prefix = GetPrefix(constructor, tag, "RegExp");
+    if (prefix != "RegExp ")
+      base = prefix + base;
+  } else if (object->IsDate()) {
+    double time = object.As<v8::Date>()->ValueOf();
+    base = std::isnan(time) ? "Invalid Date" : IsoDate(time);
+    std::string prefix = GetPrefix(constructor, tag, "Date");
+    if (prefix != "Date ")
+      base = prefix + base;
+  } else if (object->IsNativeError()) {
+    return FormatError(object, constructor, tag, &layout->keys, &base);
+  } else if (object->IsNumberObject() || object->IsStringObject() ||
+             object->IsBooleanObject() || object->IsBigIntObject() ||
+             object->IsSymbolObject()) {
+    base = BoxedBase(object, constructor, tag, &layout->keys);
+  } else {
+    *described = false;
+  }
+  return true;
+}
+
+void Inspector::DescribeBraced(v8::Local<v8::Object> object,
+                               const std::optional<std::string>& constructor,
+                               const std::string& tag,
+                               Layout* layout) {
+  std::vector<v8::Local<v8::Value>>& keys = layout->keys;
+  if (constructor == std::string("Object")) {
+    if (object->IsArgumentsObject())
+      layout->open = "[Arguments] {";
+    else if (!tag.empty())
+      layout->open = GetPrefix(constructor, tag, "Object") + "{";
+    if (keys.empty())
+      layout->complete = layout->open + "}";
+  } else if (object->IsArrayBuffer() || object->IsSharedArrayBuffer()) {
+    layout->open = GetPrefix(constructor, tag,
+                             object->IsArrayBuffer() ? "ArrayBuffer"
+                                                     : "SharedArrayBuffer") +
+                   "{";
+    keys.insert(keys.begin(), ToV8String(isolate_, "byteLength"));
+    if (object->IsArrayBuffer())
+      layout->kind = Layout::Kind::kArrayBuffer;
+  } else if (object->IsDataView()) {
+    layout->open = GetPrefix(constructor, tag, "DataView") + "{";
+    keys.insert(keys.begin(), {ToV8String(isolate_, "byteLength"),
+                               ToV8String(isolate_, "byteOffset"),
+                               ToV8String(isolate_, "buffer")});
+  } else if (object->IsPromise()) {
+    layout->open = GetPrefix(constructor, tag, "Promise") + "{";
+    layout->kind = Layout::Kind::kPromise;
+  } else if (object->IsWeakSet() || object->IsWeakMap()) {
+    layout->open = GetPrefix(constructor, tag,
+                             object->IsWeakSet() ? "WeakSet" : "WeakMap") +
+                   "{";
+    layout->kind = Layout::Kind::kWeakCollection;
+  } else {
+    std::string prefix = GetPrefix(constructor, tag, "Object");
+    if (keys.empty())
+      layout->complete = prefix + "{}";
+    layout->open = prefix + "{";
+  }
+}
+
+bool Inspector::Describe(v8::Local<v8::Object> object,
+                         const std::optional<std::string>& constructor,
+                         const std::string& tag,
+                         Layout* layout) {
+  if (object->IsArray())
+    return DescribeArray(object.As<v8::Array>(), constructor, tag, layout);
+  if (object->IsSet() || object->IsMap())
+    return DescribeSetOrMap(object, constructor, tag, layout);
+  if (object->IsTypedArray()) {
+    return DescribeTypedArray(object.As<v8::TypedArray>(), constructor, tag,
+                              layout);
+  }
+  if (object->IsMapIterator() || object->IsSetIterator())
+    return DescribeIterator(object, layout);
+  if (!GetKeys(object, v8::IndexFilter::kIncludeIndices, &layout->keys))
+    return false;
+  bool described;
+  if (!DescribeWithBase(object, constructor, tag, layout, &described))
+    return false;
+  if (!described)
+    DescribeBraced(object, constructor, tag, layout);
+  else if (layout->keys.empty())
+    layout->complete = layout->base;
+  return true;
+}
+
+bool Inspector::FormatEntriesOf(v8::Local<v8::Object> object,
+                                const Layout& layout,
+                                int recurse_times,
+                                std::vector<std::string>* output) {
+  switch (layout.kind) {
+    case Layout::Kind::kArray:
+      return FormatArray(object.As<v8::Array>(), recurse_times, output);
+    case Layout::Kind::kTypedArray:
+      return FormatTypedArray(object.As<v8::TypedArray>(), output);
+    case Layout::Kind::kSet:
+      return FormatEntries(object.As<v8::Set>()->AsArray(), false, nullptr,
+                           recurse_times, output);
+    case Layout::Kind::kMap:
+      return FormatEntries(object.As<v8::Map>()->AsArray(), true, " => ",
+                           recurse_times, output);
+    case Layout::Kind::kIterator:
+      return FormatEntries(layout.iterator_entries, layout.iterator_key_value,
+                           nullptr, recurse_times, output);
+    case Layout::Kind::kArrayBuffer:
+      FormatArrayBuffer(object.As<v8::ArrayBuffer>(), output);
+      return true;
+    case Layout::Kind::kPromise:
+      return FormatPromise(object.As<v8::Promise>(), recurse_times, output);
+    case Layout::Kind::kWeakCollection:
+      output->push_back("<items unknown>");
+      return true;
+    case Layout::Kind::kNone:
+      return true;
+  }
+  return true;
+}
+
 bool Inspector::FormatRaw(v8::Local<v8::Object> object,
                           int recurse_times,
                           std::string* out) {
   std::optional<std::string> constructor;
   std::string tag;
+  Layout layout;
   if (!GetConstructorName(object, &constructor) ||
-      !GetToStringTag(object, &tag)) {
+      !GetToStringTag(object, &tag) ||
+      !Describe(object, constructor, tag, &layout)) {
     return false;
   }
-
-  enum class Kind {
-    kNone,
-    kArray,
-    kTypedArray,
-    kSet,
-    kMap,
-    kIterator,
-    kArrayBuffer,
-    kPromise,
-    kWeakCollection,
-  };
-  Kind kind = Kind::kNone;
-  std::vector<v8::Local<v8::Value>> keys;
-  std::string base;
-  std::string open = "{";
-  std::string close = "}";
-  Extras extras = Extras::kObject;
-  v8::Local<v8::Array> iterator_entries;
-  bool iterator_key_value = false;
-
-  if (object->IsArray()) {
-    if (!GetKeys(object, v8::IndexFilter::kSkipIndices, &keys))
-      return false;
-    uint32_t length = object.As<v8::Array>()->Length();
-    std::string prefix = (constructor != std::string("Array") || !tag.empty())
-                             ? GetPrefix(constructor, tag, "Array",
-                                         "(" + std::to_string(length) + ")")
-                             : "";
-    open = prefix + "[";
-    close = "]";
-    if (length == 0 && keys.empty()) {
-      *out = open + "]";
-      return true;
-    }
-    extras = Extras::kArray;
-    kind = Kind::kArray;
-  } else if (object->IsSet() || object->IsMap()) {
-    if (!GetKeys(object, v8::IndexFilter::kIncludeIndices, &keys))
-      return false;
-    bool is_set = object->IsSet();
-    size_t size =
-        is_set ? object.As<v8::Set>()->Size() : object.As<v8::Map>()->Size();
-    std::string prefix = GetPrefix(constructor, tag, is_set ? "Set" : "Map",
-                                   "(" + std::to_string(size) + ")");
-    if (size == 0 && keys.empty()) {
-      *out = prefix + "{}";
-      return true;
-    }
-    open = prefix + "{";
-    kind = is_set ? Kind::kSet : Kind::kMap;
-  } else if (object->IsTypedArray()) {
-    if (!GetKeys(object, v8::IndexFilter::kSkipIndices, &keys))
-      return false;
-    size_t length = object.As<v8::TypedArray>()->Length();
-    std::string fallback;
-    if (!constructor) {
-      fallback = ToUtf8(isolate_, object->GetConstructorName());
-    }
-    open = GetPrefix(constructor, tag, fallback,
-                     "(" + std::to_string(length) + ")") +
-           "[";
-    close = "]";
-    if (length == 0 && keys.empty()) {
-      *out = open + "]";
-      return true;
-    }
-    extras = Extras::kArray;
-    kind = Kind::kTypedArray;
-  } else if (object->IsMapIterator() || object->IsSetIterator()) {
-    if (!GetKeys(object, v8::IndexFilter::kIncludeIndices, &keys))
-      return false;
-    if (!object->PreviewEntries(&iterator_key_value)
-             .ToLocal(&iterator_entries)) {
-      return false;
-    }
-    std::string name = object->IsMapIterator() ? "Map" : "Set";
-    open = "[" + name + (iterator_key_value ? " Entries" : " Iterator") + "] {";
-    kind = Kind::kIterator;
-  } else {
-    if (!GetKeys(object, v8::IndexFilter::kIncludeIndices, &keys))
-      return false;
-    if (object->IsFunction()) {
-      if (!FunctionBase(object.As<v8::Function>(), constructor, tag, &base))
-        return false;
-      if (keys.empty()) {
-        *out = base;
-        return true;
-      }
-    } else if (constructor == std::string("Object")) {
-      if (object->IsArgumentsObject())
-        open = "[Arguments] {";
-      else if (!tag.empty())
-        open = GetPrefix(constructor, tag, "Object") + "{";
-      if (keys.empty()) {
-        *out = open + "}";
-        return true;
-      }
-    } else if (object->IsRegExp()) {
-      base = RegExpToString(isolate_, object.As<v8::RegExp>());
-      std::string prefix = GetPrefix(constructor, tag, "RegExp");
-      if (prefix != "RegExp ")
-        base = prefix + base;
-      if (keys.empty()) {
-        *out = base;
-        return true;
-      }
-    } else if (object->IsDate()) {
-      double time = object.As<v8::Date>()->ValueOf();
-      base = std::isnan(time) ? "Invalid Date" : IsoDate(time);
-      std::string prefix = GetPrefix(constructor, tag, "Date");
-      if (prefix != "Date ")
-        base = prefix + base;
-      if (keys.empty()) {
-        *out = base;
-        return true;
-      }
-    } else if (object->IsNativeError()) {
-      if (!FormatError(object, constructor, tag, &keys, &base))
-        return false;
-      if (keys.empty()) {
-        *out = base;
-        return true;
-      }
-    } else if (object->IsArrayBuffer() || object->IsSharedArrayBuffer()) {
-      std::string prefix = GetPrefix(
-          constructor, tag,
-          object->IsArrayBuffer() ? "ArrayBuffer" : "SharedArrayBuffer");
-      open = prefix + "{";
-      keys.insert(keys.begin(), ToV8String(isolate_, "byteLength"));
-      if (object->IsArrayBuffer())
-        kind = Kind::kArrayBuffer;
-    } else if (object->IsDataView()) {
-      open = GetPrefix(constructor, tag, "DataView") + "{";
-      keys.insert(keys.begin(), {ToV8String(isolate_, "byteLength"),
-                                 ToV8String(isolate_, "byteOffset"),
-                                 ToV8String(isolate_, "buffer")});
-    } else if (object->IsPromise()) {
-      open = GetPrefix(constructor, tag, "Promise") + "{";
-      kind = Kind::kPromise;
-    } else if (object->IsWeakSet() || object->IsWeakMap()) {
-      open = GetPrefix(constructor, tag,
-                       object->IsWeakSet() ? "WeakSet" : "WeakMap") +
-             "{";
-      kind = Kind::kWeakCollection;
-    } else if (object->IsNumberObject() || object->IsStringObject() ||
-               object->IsBooleanObject() || object->IsBigIntObject() ||
-               object->IsSymbolObject()) {
-      base = BoxedBase(object, constructor, tag, &keys);
-      if (keys.empty()) {
-        *out = base;
-        return true;
-      }
-    } else {
-      std::string prefix = GetPrefix(constructor, tag, "Object");
-      if (keys.empty()) {
-        *out = prefix + "{}";
-        return true;
-      }
-      open = prefix + "{";
-    }
+  if (layout.complete) {
+    *out = std::move(*layout.complete);
+    return true;
   }
 
   if (recurse_times > depth_) {
@@ -591,42 +726,11 @@ bool Inspector::FormatRaw(v8::Local<v8::Object> object,
   current_depth_ = recurse_times;
 
   std::vector<std::string> output;
-  bool ok = true;
-  switch (kind) {
-    case Kind::kArray:
-      ok = FormatArray(object.As<v8::Array>(), recurse_times, &output);
-      break;
-    case Kind::kTypedArray:
-      ok = FormatTypedArray(object.As<v8::TypedArray>(), &output);
-      break;
-    case Kind::kSet:
-      ok = FormatEntries(object.As<v8::Set>()->AsArray(), false, nullptr,
-                         recurse_times, &output);
-      break;
-    case Kind::kMap:
-      ok = FormatEntries(object.As<v8::Map>()->AsArray(), true, " => ",
-                         recurse_times, &output);
-      break;
-    case Kind::kIterator:
-      ok = FormatEntries(iterator_entries, iterator_key_value, nullptr,
-                         recurse_times, &output);
-      break;
-    case Kind::kArrayBuffer:
-      FormatArrayBuffer(object.As<v8::ArrayBuffer>(), &output);
-      break;
-    case Kind::kPromise:
-      ok = FormatPromise(object.As<v8::Promise>(), recurse_times, &output);
-      break;
-    case Kind::kWeakCollection:
-      output.push_back("<items unknown>");
-      break;
-    case Kind::kNone:
-      break;
-  }
-  for (size_t i = 0; ok && i < keys.size(); ++i) {
+  bool ok = FormatEntriesOf(object, layout, recurse_times, &output);
+  for (size_t i = 0; ok && i < layout.keys.size(); ++i) {
     std::string entry;
-    ok =
-        FormatProperty(object, keys[i], recurse_times, Extras::kObject, &entry);
+    ok = FormatProperty(object, layout.keys[i], recurse_times, Extras::kObject,
+                        &entry);
     output.push_back(std::move(entry));
   }
   seen_.pop_back();
@@ -635,14 +739,15 @@ bool Inspector::FormatRaw(v8::Local<v8::Object> object,
 
   int index = CircularIndex(object, false);
   if (index != 0) {
-    std::string reference = "<ref *" + std::to_string(index) + ">";
-    base = base.empty() ? reference : reference + " " + base;
+    std::string reference = absl::StrCat("<ref *", index, ">");
+    layout.base =
+        layout.base.empty() ? reference : reference + " " + layout.base;
   }
-  *out = ReduceToSingleString(std::move(output), base, open, close, extras,
-                              recurse_times,
-                              kind == Kind::kArray || kind == Kind::kTypedArray
-                                  ? object
-                                  : v8::Local<v8::Object>());
+  bool grouped = layout.kind == Layout::Kind::kArray ||
+                 layout.kind == Layout::Kind::kTypedArray;
+  *out = ReduceToSingleString(std::move(output), layout.base, layout.open,
+                              layout.close, layout.extras, recurse_times,
+                              grouped ? object : v8::Local<v8::Object>());
   return true;
 }
 
@@ -769,8 +874,7 @@ bool Inspector::FormatSparseArray(v8::Local<v8::Array> array,
     uint64_t position = static_cast<uint64_t>(key.As<v8::Number>()->Value());
     if (position != next) {
       uint64_t empty = position - next;
-      output->push_back("<" + std::to_string(empty) + " empty item" +
-                        (empty > 1 ? "s" : "") + ">");
+      output->push_back(absl::StrCat("<", Count(empty, "empty item"), ">"));
       next = position;
       if (output->size() == kMaxArrayLength)
         break;
@@ -784,8 +888,7 @@ bool Inspector::FormatSparseArray(v8::Local<v8::Array> array,
   uint64_t remaining = array->Length() - next;
   if (output->size() != kMaxArrayLength) {
     if (remaining > 0) {
-      output->push_back("<" + std::to_string(remaining) + " empty item" +
-                        (remaining > 1 ? "s" : "") + ">");
+      output->push_back(absl::StrCat("<", Count(remaining, "empty item"), ">"));
     }
   } else if (remaining > 0) {
     output->push_back(MoreItems(remaining));
@@ -876,18 +979,13 @@ void Inspector::FormatArrayBuffer(v8::Local<v8::ArrayBuffer> buffer,
   const auto* bytes = static_cast<const unsigned char*>(store->Data());
   size_t length = buffer->ByteLength();
   size_t shown = std::min<size_t>(length, kMaxArrayLength);
-  std::string hex;
-  char digits[4];
-  for (size_t i = 0; i < shown; ++i) {
-    snprintf(digits, sizeof(digits), i == 0 ? "%02x" : " %02x", bytes[i]);
-    hex += digits;
-  }
-  if (length > shown) {
-    size_t remaining = length - shown;
-    hex += " ... " + std::to_string(remaining) + " more byte" +
-           (remaining > 1 ? "s" : "");
-  }
-  output->push_back("[Uint8Contents]: <" + hex + ">");
+  std::string hex = absl::StrJoin(bytes, bytes + shown, " ",
+                                  [](std::string* out, unsigned char byte) {
+                                    absl::StrAppendFormat(out, "%02x", byte);
+                                  });
+  if (length > shown)
+    absl::StrAppend(&hex, " ... ", Count(length - shown, "more byte"));
+  output->push_back(absl::StrCat("[Uint8Contents]: <", hex, ">"));
 }
 
 bool Inspector::FunctionBase(v8::Local<v8::Function> function,
@@ -952,11 +1050,10 @@ bool Inspector::FunctionBase(v8::Local<v8::Function> function,
   return true;
 }
 
-bool Inspector::FormatError(v8::Local<v8::Object> error,
-                            const std::optional<std::string>& constructor,
-                            const std::string& tag,
-                            std::vector<v8::Local<v8::Value>>* keys,
-                            std::string* out) {
+bool Inspector::ReadError(v8::Local<v8::Object> error,
+                          std::string* name,
+                          std::string* message,
+                          std::string* stack) {
   v8::Local<v8::Value> name_value;
   v8::Local<v8::Value> message_value;
   v8::Local<v8::Value> stack_value;
@@ -965,30 +1062,29 @@ bool Inspector::FormatError(v8::Local<v8::Object> error,
       !GetProperty(error, "stack", &stack_value)) {
     return false;
   }
-  std::string name = "Error";
-  if (!name_value->IsNullOrUndefined() && !ToDisplayString(name_value, &name))
+  *name = "Error";
+  if (!name_value->IsNullOrUndefined() && !ToDisplayString(name_value, name))
     return false;
-  std::string message;
   if (!message_value->IsUndefined() &&
-      !ToDisplayString(message_value, &message)) {
+      !ToDisplayString(message_value, message)) {
     return false;
   }
-  std::string stack;
-  if (stack_value->BooleanValue(isolate_)) {
-    if (!ToDisplayString(stack_value, &stack))
-      return false;
-  } else {
-    // Error.prototype.toString().
-    stack = name.empty()      ? message
-            : message.empty() ? name
-                              : name + ": " + message;
-  }
+  if (stack_value->BooleanValue(isolate_))
+    return ToDisplayString(stack_value, stack);
+  // Error.prototype.toString().
+  *stack = name->empty()      ? *message
+           : message->empty() ? *name
+                              : absl::StrCat(*name, ": ", *message);
+  return true;
+}
 
-  // Node's removeDuplicateErrorKeys: an own name/message/stack that the
-  // stack already shows is not listed again.
+bool Inspector::RemoveDuplicateErrorKeys(
+    v8::Local<v8::Object> error,
+    const std::string& stack,
+    std::vector<v8::Local<v8::Value>>* keys) {
+  if (show_hidden_)
+    return true;
   for (const char* duplicate : {"name", "message", "stack"}) {
-    if (show_hidden_)
-      break;
     for (size_t i = 0; i < keys->size(); ++i) {
       if (!(*keys)[i]->IsString() ||
           ToUtf8(isolate_, (*keys)[i]) != duplicate) {
@@ -1005,7 +1101,11 @@ bool Inspector::FormatError(v8::Local<v8::Object> error,
       break;
     }
   }
-  // A non-enumerable `cause` and AggregateError's `errors` are shown too.
+  return true;
+}
+
+bool Inspector::AddHiddenErrorKeys(v8::Local<v8::Object> error,
+                                   std::vector<v8::Local<v8::Value>>* keys) {
   for (const char* extra : {"cause", "errors"}) {
     v8::Local<v8::String> key = ToV8String(isolate_, extra);
     v8::Maybe<bool> has = error->Has(context_, key);
@@ -1028,35 +1128,46 @@ bool Inspector::FormatError(v8::Local<v8::Object> error,
     if (!listed)
       keys->push_back(key);
   }
+  return true;
+}
 
-  // Node's improveStack: a subclass whose name the stack does not show is
-  // named from its constructor, e.g. `MyError: boom` or `Foo [TypeError]`.
+namespace {
+
+// Node's improveStack: a subclass whose name the stack does not show is
+// named from its constructor, e.g. `MyError: boom` or `Foo [TypeError]`.
+std::string ImproveStack(const std::string& stack,
+                         const std::string& name,
+                         const std::optional<std::string>& constructor,
+                         const std::string& tag) {
   size_t length = name.size();
-  if (!constructor ||
-      (name.size() >= 5 && name.compare(name.size() - 5, 5, "Error") == 0 &&
-       stack.compare(0, length, name) == 0 &&
-       (stack.size() == length || stack[length] == ':' ||
-        stack[length] == '\n'))) {
-    std::string fallback = "Error";
-    if (!constructor) {
-      size_t end = stack.find_first_of(":\n");
-      fallback = stack.substr(0, end);
-      length = fallback.size();
-      if (fallback.empty())
-        fallback = "Error";
-    }
-    std::string prefix = GetPrefix(constructor, tag, fallback);
-    prefix.pop_back();
-    if (name != prefix) {
-      if (prefix.find(name) != std::string::npos) {
-        stack =
-            length == 0 ? prefix + ": " + stack : prefix + stack.substr(length);
-      } else {
-        stack = prefix + " [" + name + "]" + stack.substr(length);
-      }
-    }
+  bool names_error_subclass =
+      name.size() >= 5 && name.compare(name.size() - 5, 5, "Error") == 0 &&
+      stack.compare(0, length, name) == 0 &&
+      (stack.size() == length || stack[length] == ':' || stack[length] == '\n');
+  if (constructor && !names_error_subclass)
+    return stack;
+  std::string fallback = "Error";
+  if (!constructor) {
+    fallback = stack.substr(0, stack.find_first_of(":\n"));
+    length = fallback.size();
+    if (fallback.empty())
+      fallback = "Error";
   }
+  std::string prefix = GetPrefix(constructor, tag, fallback);
+  prefix.pop_back();
+  if (name == prefix)
+    return stack;
+  if (prefix.find(name) != std::string::npos) {
+    return length == 0 ? absl::StrCat(prefix, ": ", stack)
+                       : absl::StrCat(prefix, stack.substr(length));
+  }
+  return absl::StrCat(prefix, " [", name, "]", stack.substr(length));
+}
 
+}  // namespace
+
+std::string Inspector::FinishErrorStack(std::string stack,
+                                        const std::string& message) const {
   // Without stack frames (Error.stackTraceLimit = 0, or a custom stack) the
   // error is wrapped in brackets, as Node does.
   size_t from = 0;
@@ -1066,17 +1177,32 @@ bool Inspector::FormatError(v8::Local<v8::Object> error,
       from = at + message.size();
   }
   if (stack.find("\n    at", from) == std::string::npos)
-    stack = "[" + stack + "]";
-  if (indentation_ != 0) {
-    std::string indented;
-    for (char c : stack) {
-      indented.push_back(c);
-      if (c == '\n')
-        indented += Spaces(indentation_);
-    }
-    stack = std::move(indented);
+    stack = absl::StrCat("[", stack, "]");
+  if (indentation_ == 0)
+    return stack;
+  std::string indented;
+  for (char c : stack) {
+    indented.push_back(c);
+    if (c == '\n')
+      indented += Spaces(indentation_);
   }
-  *out = std::move(stack);
+  return indented;
+}
+
+bool Inspector::FormatError(v8::Local<v8::Object> error,
+                            const std::optional<std::string>& constructor,
+                            const std::string& tag,
+                            std::vector<v8::Local<v8::Value>>* keys,
+                            std::string* out) {
+  std::string name;
+  std::string message;
+  std::string stack;
+  if (!ReadError(error, &name, &message, &stack) ||
+      !RemoveDuplicateErrorKeys(error, stack, keys) ||
+      !AddHiddenErrorKeys(error, keys)) {
+    return false;
+  }
+  *out = FinishErrorStack(ImproveStack(stack, name, constructor, tag), message);
   return true;
 }
 
@@ -1150,13 +1276,14 @@ std::string Inspector::ReduceToSingleString(std::vector<std::string> output,
     int start = static_cast<int>(output.size()) + indentation_ +
                 DisplayLength(open) + DisplayLength(base) + 10;
     if (IsBelowBreakLength(output, start, base)) {
-      std::string joined = Join(output, ", ");
+      std::string joined = absl::StrJoin(output, ", ");
       if (joined.find('\n') == std::string::npos)
         return head + " " + joined + " " + close;
     }
   }
   std::string indentation = "\n" + Spaces(indentation_);
-  return head + indentation + "  " + Join(output, "," + indentation + "  ") +
+  return head + indentation + "  " +
+         absl::StrJoin(output, absl::StrCat(",", indentation, "  ")) +
          indentation + close;
 }
 

@@ -1,11 +1,12 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
 
-#include "tools/shell/inspect_primitives.h"
+#include "tools/shell/inspect/inspect_primitives.h"
 
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 
+#include "absl/strings/str_format.h"
 #include "src/v8_compat.h"
 #include "tools/shell/bindings.h"
 #include "v8-isolate.h"
@@ -52,7 +53,6 @@ std::string QuoteString(const std::u16string& text) {
   std::string out;
   out.reserve(text.size() + 2);
   out.push_back(static_cast<char>(quote));
-  char escape[8];
   for (size_t i = 0; i < text.size(); ++i) {
     char16_t c = text[i];
     if (c >= 0xD800 && c <= 0xDBFF && i + 1 < text.size() &&
@@ -86,11 +86,9 @@ std::string QuoteString(const std::u16string& text) {
     if (c == quote && quote == u'\'') {
       out += "\\'";
     } else if (c < 0x20 || (c >= 0x7F && c <= 0x9F)) {
-      snprintf(escape, sizeof(escape), "\\x%02X", static_cast<unsigned>(c));
-      out += escape;
+      absl::StrAppendFormat(&out, "\\x%02X", static_cast<unsigned>(c));
     } else if (c >= 0xD800 && c <= 0xDFFF) {
-      snprintf(escape, sizeof(escape), "\\u%04X", static_cast<unsigned>(c));
-      out += escape;
+      absl::StrAppendFormat(&out, "\\u%04x", static_cast<unsigned>(c));
     } else {
       AppendUtf8(&out, c);
     }
@@ -144,23 +142,13 @@ std::string IsoDate(double time) {
   int64_t day = doy - (153 * mp + 2) / 5 + 1;
   int64_t month = mp < 10 ? mp + 3 : mp - 9;
   int64_t year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  char buffer[64];
-  char year_text[16];
-  if (year >= 0 && year <= 9999) {
-    snprintf(year_text, sizeof(year_text), "%04lld",
-             static_cast<long long>(year));
-  } else {
-    snprintf(year_text, sizeof(year_text), "%c%06lld", year < 0 ? '-' : '+',
-             static_cast<long long>(year < 0 ? -year : year));
-  }
-  snprintf(buffer, sizeof(buffer),
-           "%s-%02lld-%02lldT%02lld:%02lld:%02lld.%03lldZ", year_text,
-           static_cast<long long>(month), static_cast<long long>(day),
-           static_cast<long long>(rest / 3600000),
-           static_cast<long long>(rest / 60000 % 60),
-           static_cast<long long>(rest / 1000 % 60),
-           static_cast<long long>(rest % 1000));
-  return buffer;
+  std::string year_text = year >= 0 && year <= 9999
+                              ? absl::StrFormat("%04d", year)
+                              : absl::StrFormat("%c%06d", year < 0 ? '-' : '+',
+                                                year < 0 ? -year : year);
+  return absl::StrFormat("%s-%02d-%02dT%02d:%02d:%02d.%03dZ", year_text, month,
+                         day, rest / 3600000, rest / 60000 % 60,
+                         rest / 1000 % 60, rest % 1000);
 }
 
 std::string RegExpToString(v8::Isolate* isolate, v8::Local<v8::RegExp> regexp) {
