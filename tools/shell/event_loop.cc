@@ -63,7 +63,7 @@ EventLoop::~EventLoop() {
   for (const std::unique_ptr<Task>& task : tasks_) {
     if (!task->object_.IsEmpty()) {
       compat::SetInternalPointer(task->object_.Get(isolate_), kTaskField,
-                                                                    nullptr);
+                                 nullptr);
     }
   }
   timers_.clear();
