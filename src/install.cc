@@ -56,15 +56,15 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   auto owned_state = std::make_unique<ContextState>();
   ContextState* state = owned_state.get();
   state->runtime = this;
-  // int first: arithmetic between two enumerations is deprecated in C++20
-  // (the V8 13.6/14.6 builds).
-  constexpr int kFieldCount =
-      static_cast<int>(kHookFieldCount) + static_cast<int>(kContextFieldCount);
+  // Hook fields, then the runtime's context fields, in one block. (Two
+  // enums: adding them directly is deprecated in C++20.)
+  constexpr size_t kFieldCount = static_cast<size_t>(kHookFieldCount) +
+                                 static_cast<size_t>(kContextFieldCount);
   state->hook_store =
       v8::ArrayBuffer::NewBackingStore(isolate, kFieldCount * sizeof(double));
   state->hook_fields = static_cast<double*>(state->hook_store->Data());
   state->context_fields = state->hook_fields + kHookFieldCount;
-  for (int i = 0; i < kFieldCount; i++)
+  for (size_t i = 0; i < kFieldCount; i++)
     state->hook_fields[i] = 0;
   state->context_fields[kContextThenableRepair] =
       options_.thenable_repair ? 1 : 0;
