@@ -41,92 +41,127 @@ bool CallHook(v8::Isolate* isolate,
 }  // namespace
 
 CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
-    : resource_(resource), run_checkpoint_(checkpoint == Checkpoint::kRun) {
+    : run_checkpoint_(checkpoint == Checkpoint::kRun) {
   if (resource == nullptr)
     FatalUsage("CallbackScope", "the resource is null");
-  v8::Isolate* isolate = resource->isolate_;
-  if (Runtime::From(isolate) != resource->runtime_) {
+  isolate_ = resource->isolate_;
+  RuntimeImpl* runtime = RuntimeImpl::FromIsolate(isolate_);
+  if (runtime == nullptr ||
+      runtime->generation() != resource->runtime_generation_) {
     FatalUsage("CallbackScope",
                "the resource's Runtime has been destroyed (destroy host "
-               "AsyncResources before their Runtime)");
+               "AsyncResources before their Runtime)",
+               isolate_);
   }
-  if (v8::Isolate::GetCurrent() != isolate) {
-    FatalUsage(
-        "CallbackScope",
-        "the resource's isolate is not entered (use v8::Isolate::Scope)");
+  if (v8::Isolate::GetCurrent() != isolate_) {
+    FatalUsage("CallbackScope",
+               "the resource's isolate is not entered (use v8::Isolate::Scope)",
+               isolate_);
   }
-  runtime_ = static_cast<RuntimeImpl*>(resource->runtime_);
-  v8::HandleScope handle_scope(isolate);
-  v8::Local<v8::Context> context = resource->context();
+  runtime_ = runtime;
+  async_id_ = resource->async_id_;
+  // In the caller's HandleScope: the scope must not depend on `resource`
+  // after the callback, which may delete it.
+  context_ = resource->context();
+  v8::HandleScope handle_scope(isolate_);
+  v8::Local<v8::Context> context = context_;
   context->Enter();
   ContextState* state = runtime_->StateForOrDie(context, "CallbackScope");
+  // Valid until the destructor: the caller's HandleScope keeps the context
+  // alive, and destroying the runtime while a scope is open is fatal.
+  state_ = state;
   outermost_ = runtime_->callback_scope_depth++ == 0;
+  enclosing_ = runtime_->innermost_scope;
+  runtime_->innermost_scope = this;
 
   ExecutionStack& stack = runtime_->stack();
   depth_before_ = stack.depth();
   // The usual outermost scope starts at the root frame: no handle needed.
   v8::Local<v8::Value> previous = CurrentFrame(context);
-  if (!previous->IsUndefined() && previous != state->root_frame.Get(isolate))
-    saved_frame_.Reset(isolate, previous);
+  if (!previous->IsUndefined() && previous != state->root_frame.Get(isolate_))
+    saved_frame_.Reset(isolate_, previous);
   if (!stack.Push(resource->async_id_, resource->trigger_async_id_)) {
-    FatalUsage("CallbackScope", "the async context stack is full");
+    FatalUsage("CallbackScope", "the async context stack is full", isolate_);
   }
   // executionAsyncResource() asks for the JavaScript object only when it is
-  // called; the scope itself records a pointer.
+  // called; the scope itself records a pointer (cleared by ~AsyncResource).
   runtime_->SetHostResource(depth_before_, resource);
+  resource->open_scopes_++;
   runtime_->EnterFrame(state, context, resource->frame());
   if (state->HasHooks(kHookBefore) &&
-      CallHook(isolate, context, state->emit_before, resource->async_id_)) {
+      CallHook(isolate_, context, state->emit_before, async_id_)) {
     // Terminate again, so that the host's callback does not run after its
     // hook was terminated (V8 10.2 kept the termination by itself).
-    isolate->TerminateExecution();
+    isolate_->TerminateExecution();
   }
 }
 
+void CallbackScope::MarkAsFailed() {
+  failed_ = true;
+  // The host's TryCatch still holds a termination here; once it is gone,
+  // V8 forgets it.
+  if (isolate_->IsExecutionTerminating())
+    terminated_ = true;
+}
+
 CallbackScope::~CallbackScope() {
-  v8::Isolate* isolate = resource_->isolate_;
+  v8::Isolate* isolate = isolate_;
   v8::HandleScope handle_scope(isolate);
-  v8::Local<v8::Context> context = resource_->context();
-  ContextState* state = runtime_->StateFor(context);
-  bool terminating = isolate->IsExecutionTerminating();
-  bool hook_terminated = false;
-  if (state != nullptr && !failed_ && !terminating &&
-      state->HasHooks(kHookAfter)) {
-    hook_terminated =
-        CallHook(isolate, context, state->emit_after, resource_->async_id_);
+  v8::Local<v8::Context> context = context_;
+  ContextState* state = state_;
+  if (isolate->IsExecutionTerminating())
+    terminated_ = true;
+  if (!failed_ && !terminated_ && state->HasHooks(kHookAfter)) {
+    // A terminated hook counts even where V8 >= 12 has already ended the
+    // termination by the time CallHook returns.
+    if (CallHook(isolate, context, state->emit_after, async_id_))
+      terminated_ = true;
   }
 
   // The `after` hooks themselves may have been terminated (a watchdog, or a
   // hook error handler that terminates), skipping JavaScript's pops there.
-  terminating = isolate->IsExecutionTerminating() || hook_terminated;
+  if (isolate->IsExecutionTerminating())
+    terminated_ = true;
   ExecutionStack& stack = runtime_->stack();
   size_t depth = stack.depth();
-  if (depth == depth_before_ + 1 &&
-      stack.execution_async_id() == resource_->async_id_) {
-    stack.Pop(resource_->async_id_);
-  } else if (depth > depth_before_ && (terminating || failed_)) {
+  if (depth == depth_before_ + 1 && stack.execution_async_id() == async_id_) {
+    stack.Pop(async_id_);
+  } else if (depth > depth_before_ && (terminated_ || failed_)) {
     // An exception or TerminateExecution skipped JavaScript's own pops: drop
     // their entries, and the resources JavaScript recorded for them.
     stack.UnwindTo(depth_before_);
-    if (state != nullptr) {
-      for (size_t i = depth_before_ + 1; i < depth; i++) {
-        runtime_->SetResource(state, context, i, v8::Undefined(isolate));
-      }
-    }
+    for (size_t i = depth_before_ + 1; i < depth; i++)
+      runtime_->SetResource(state, context, i, v8::Undefined(isolate));
   } else {
-    ExecutionStack::FatalCorruption(stack.execution_async_id(),
-                                    resource_->async_id_);
+    ExecutionStack::FatalCorruption(stack.execution_async_id(), async_id_);
+  }
+  if (AsyncResource* resource = runtime_->HostResourceAt(depth_before_)) {
+    resource->open_scopes_--;
+  } else {
+    // The resource was deleted inside its callback and handed its JavaScript
+    // object to the resources list for the rest of the scope.
+    runtime_->SetResource(state, context, depth_before_,
+                          v8::Undefined(isolate));
   }
   runtime_->SetHostResource(depth_before_, nullptr);
   if (saved_frame_.IsEmpty()) {
-    compat::SetContinuationData(isolate, context, runtime_->RootFrame(context));
+    v8::Local<v8::Value> root = state->root_frame.Get(isolate);
+    if (root.IsEmpty())
+      root = v8::Undefined(isolate);
+    compat::SetContinuationData(isolate, context, root);
   } else {
     compat::SetContinuationData(isolate, context, saved_frame_.Get(isolate));
     saved_frame_.Reset();
   }
 
+  runtime_->innermost_scope = enclosing_;
   runtime_->callback_scope_depth--;
-  if (outermost_ && run_checkpoint_ && !terminating) {
+  if (terminated_) {
+    // The terminated callback's promise reactions and queueMicrotask
+    // callbacks must not run (in its tenant's store) at the next checkpoint.
+    if (outermost_)
+      runtime_->DropMicrotasks(context);
+  } else if (outermost_ && run_checkpoint_) {
     runtime_->RunMicrotasks(context);
   }
   context->Exit();
@@ -137,23 +172,26 @@ v8::MaybeLocal<v8::Value> MakeCallback(AsyncResource* resource,
                                        v8::Local<v8::Function> fn,
                                        int argc,
                                        v8::Local<v8::Value> argv[]) {
+  if (resource == nullptr)
+    FatalUsage("MakeCallback", "the resource is null");
   v8::Isolate* isolate = resource->isolate();
   v8::EscapableHandleScope handle_scope(isolate);
   v8::Local<v8::Context> context = resource->context();
+  if (fn.IsEmpty()) {
+    v8::Context::Scope context_scope(context);
+    ThrowError(isolate, "asyncctx: MakeCallback(): the function is empty");
+    return {};
+  }
+  if (recv.IsEmpty())
+    recv = v8::Undefined(isolate);
   v8::MaybeLocal<v8::Value> result;
   {
     CallbackScope scope(resource);
-    v8::TryCatch try_catch(isolate);
+    // No TryCatch here: the exception reaches the host's TryCatch, or, with
+    // none, V8 reports it to the runtime (which marks the scope failed).
     result = fn->Call(context, recv, argc, argv);
-    if (try_catch.HasCaught()) {
+    if (result.IsEmpty())
       scope.MarkAsFailed();
-      if (!try_catch.HasTerminated()) {
-        auto* runtime = static_cast<RuntimeImpl*>(Runtime::From(isolate));
-        runtime->ReportUncaught(context, try_catch.Exception(),
-                                try_catch.Message());
-      }
-      return {};
-    }
   }
   v8::Local<v8::Value> value;
   if (!result.ToLocal(&value))

@@ -55,6 +55,7 @@ void RuntimeImpl::RunMicrotasks(v8::Local<v8::Context> context) {
   v8::Isolate* isolate = this->isolate();
   if (isolate->IsExecutionTerminating())
     return;
+  BusyScope busy(this);
   if (callback_scope_depth == 0)
     RecoverFromTermination();
   // Jobs captured at the root frame run in whatever frame is current (V8
@@ -65,7 +66,12 @@ void RuntimeImpl::RunMicrotasks(v8::Local<v8::Context> context) {
   if (!context.IsEmpty())
     compat::SetContinuationData(isolate, context, root);
   size_t depth_before = stack_.depth();
-  isolate->PerformMicrotaskCheckpoint();
+  // A context may have its own queue (MicrotaskQueue::New); otherwise this
+  // is the isolate's default queue.
+  if (context.IsEmpty())
+    isolate->PerformMicrotaskCheckpoint();
+  else
+    context->GetMicrotaskQueue()->PerformCheckpoint(isolate);
   // Every job pops what it pushed, so a deeper stack means jobs were
   // abandoned by TerminateExecution (V8 forgets the termination once no
   // JavaScript is left on the stack, so the depth is the reliable sign).
@@ -92,6 +98,24 @@ v8::Local<v8::Value> RuntimeImpl::RootFrame(v8::Local<v8::Context> context) {
   if (state == nullptr || state->root_frame.IsEmpty())
     return v8::Undefined(isolate());
   return state->root_frame.Get(isolate());
+}
+
+void RuntimeImpl::DropMicrotasks(v8::Local<v8::Context> context) {
+  v8::Isolate* isolate = this->isolate();
+  // V8 empties a queue whose checkpoint is terminated. Once no JavaScript is
+  // left on the stack V8 has forgotten the callback's termination, so
+  // terminate again for the checkpoint and cancel afterwards.
+  bool was_terminating = isolate->IsExecutionTerminating();
+  if (!was_terminating)
+    isolate->TerminateExecution();
+  {
+    BusyScope busy(this);
+    context->GetMicrotaskQueue()->PerformCheckpoint(isolate);
+  }
+  if (!was_terminating)
+    isolate->CancelTerminateExecution();
+  checkpoint_terminated_ = true;
+  compat::SetContinuationData(isolate, context, RootFrame(context));
 }
 
 }  // namespace asyncctx

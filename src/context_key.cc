@@ -6,6 +6,7 @@
 #include "src/frame.h"
 #include "src/runtime_impl.h"
 #include "src/v8_compat.h"
+#include "v8-exception.h"
 #include "v8-function.h"
 #include "v8-primitive.h"
 
@@ -34,55 +35,56 @@ std::unique_ptr<ContextKey> ContextKey::FromJavaScript(
     v8::Local<v8::Value> store) {
   v8::Isolate* isolate = compat::IsolateOf(context);
   RuntimeImpl* runtime = RuntimeForOrDie(isolate, "ContextKey::FromJavaScript");
-  runtime->StateForOrDie(context, "ContextKey::FromJavaScript");
+  ContextState* state =
+      runtime->StateForOrDie(context, "ContextKey::FromJavaScript");
   if (!store->IsObject())
     return nullptr;
   v8::HandleScope handle_scope(isolate);
   v8::Context::Scope context_scope(context);
   v8::Local<v8::Object> object = store.As<v8::Object>();
-  auto is_instance_of = [&](const char* path0, const char* path1) {
-    v8::Local<v8::Value> value = context->Global();
-    for (const char* part : {path0, path1}) {
-      if (part == nullptr)
-        break;
-      if (!value->IsObject() ||
-          !value.As<v8::Object>()
-               ->Get(context,
-                     v8::String::NewFromUtf8(isolate, part).ToLocalChecked())
-               .ToLocal(&value)) {
-        return false;
-      }
+  if (object->IsProxy())
+    return nullptr;
+  // Recognized by brand, not by name: the original method succeeds only on
+  // objects with the class's private fields (a user class put in the global,
+  // or an object made with Object.create(prototype), does not).
+  v8::Local<v8::Function> getter;
+  for (const v8::Global<v8::Function>* candidate :
+       {&state->als_get_store, &state->variable_get}) {
+    v8::Local<v8::Function> method = candidate->Get(isolate);
+    if (method.IsEmpty())
+      continue;
+    v8::TryCatch try_catch(isolate);
+    if (!method->Call(context, object, 0, nullptr).IsEmpty()) {
+      getter = method;
+      break;
     }
-    if (!value->IsFunction())
-      return false;
-    return object->InstanceOf(context, value.As<v8::Object>()).FromMaybe(false);
-  };
-  const char* method = nullptr;
-  if (is_instance_of("AsyncLocalStorage", nullptr)) {
-    method = "getStore";
-  } else if (is_instance_of("AsyncContext", "Variable")) {
-    method = "get";
-  } else {
-    return nullptr;
+    if (try_catch.HasTerminated()) {
+      try_catch.ReThrow();
+      return nullptr;
+    }
   }
-  v8::Local<v8::Value> getter;
-  if (!object
-           ->Get(context,
-                 v8::String::NewFromUtf8(isolate, method).ToLocalChecked())
-           .ToLocal(&getter) ||
-      !getter->IsFunction()) {
+  if (getter.IsEmpty())
     return nullptr;
-  }
   std::unique_ptr<ContextKey> key(new ContextKey(isolate));
   key->key_.Reset(isolate, object);
-  key->getter_.Reset(isolate, getter.As<v8::Function>());
+  key->getter_.Reset(isolate, getter);
   return key;
 }
 
 ContextKey::~ContextKey() = default;
 
+void ContextKey::CheckIsolate(v8::Isolate* isolate, const char* api) const {
+  if (isolate != isolate_) {
+    FatalUsage(api,
+               "the ContextKey was made for another isolate (a key belongs "
+               "to the isolate of the context it was created with)",
+               isolate);
+  }
+}
+
 v8::MaybeLocal<v8::Value> ContextKey::Get(
     v8::Local<v8::Context> context) const {
+  CheckIsolate(compat::IsolateOf(context), "ContextKey::Get");
   v8::EscapableHandleScope handle_scope(isolate_);
   if (!getter_.IsEmpty()) {
     v8::Local<v8::Value> result;
@@ -104,6 +106,7 @@ v8::MaybeLocal<v8::Value> ContextKey::Get(
 }
 
 bool ContextKey::Has(v8::Local<v8::Context> context) const {
+  CheckIsolate(compat::IsolateOf(context), "ContextKey::Has");
   v8::HandleScope handle_scope(isolate_);
   v8::Local<v8::Value> value;
   ContextState* state = RuntimeForOrDie(isolate_, "ContextKey::Has")
@@ -118,6 +121,9 @@ ContextKey::Scope::Scope(const ContextKey& key,
     : isolate_(compat::IsolateOf(context)) {
   RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "ContextKey::Scope");
   ContextState* state = runtime->StateForOrDie(context, "ContextKey::Scope");
+  key.CheckIsolate(isolate_, "ContextKey::Scope");
+  enclosing_ = runtime->innermost_key_scope;
+  runtime->innermost_key_scope = this;
   v8::HandleScope handle_scope(isolate_);
   v8::Context::Scope context_scope(context);
   v8::Local<v8::Value> previous = CurrentFrame(context);
@@ -132,6 +138,14 @@ ContextKey::Scope::Scope(const ContextKey& key,
 }
 
 ContextKey::Scope::~Scope() {
+  RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "ContextKey::~Scope");
+  if (runtime->innermost_key_scope != this) {
+    FatalUsage("ContextKey::~Scope",
+               "scopes closed out of order (a ContextKey::Scope must be "
+               "destroyed before every scope opened after it)",
+               isolate_);
+  }
+  runtime->innermost_key_scope = enclosing_;
   v8::HandleScope handle_scope(isolate_);
   compat::SetContinuationData(isolate_, context_.Get(isolate_),
                               saved_frame_.Get(isolate_));

@@ -50,6 +50,7 @@ void RuntimeImpl::FlushDestroysMicrotask(
   if (state == nullptr)
     return;
   state->destroy_flush_queued = false;
+  BusyScope busy(state->runtime);
   state->runtime->EmitDestroyBatch(state);
 }
 
@@ -83,6 +84,7 @@ void RuntimeImpl::PostDestroyTask() {
 }
 
 void RuntimeImpl::EmitPendingDestroys() {
+  BusyScope busy(this);
   v8::HandleScope handle_scope(isolate());
   // Hooks may queue more destroys, install contexts or let the GC collect
   // one: walk a copy of the list.

@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <string>
+
+#include "src/runtime_impl.h"
 #include "v8-exception.h"
 #include "v8-primitive.h"
 
@@ -17,9 +20,24 @@ void ThrowError(v8::Isolate* isolate, const char* message) {
   isolate->ThrowException(v8::Exception::Error(text));
 }
 
-void FatalUsage(const char* api, const char* problem) {
-  std::fprintf(stderr, "asyncctx: fatal: %s: %s\n", api, problem);
+void DefaultFatalErrorHandler(const std::string& message) {
+  std::fprintf(stderr, "%s\n", message.c_str());
   std::fflush(stderr);
+  std::abort();
+}
+
+void FatalUsage(const char* api, const char* problem, v8::Isolate* isolate) {
+  std::string message = std::string("asyncctx: fatal: ") + api + ": " + problem;
+  if (isolate == nullptr)
+    isolate = v8::Isolate::TryGetCurrent();
+  const RuntimeImpl* runtime =
+      isolate != nullptr ? RuntimeImpl::FromIsolate(isolate) : nullptr;
+  if (runtime != nullptr && runtime->options().on_fatal_error) {
+    runtime->options().on_fatal_error(message);
+  } else {
+    DefaultFatalErrorHandler(message);
+  }
+  // The host's handler returned: nothing can continue safely.
   std::abort();
 }
 

@@ -2,6 +2,8 @@
 
 #include "src/execution_stack.h"
 
+#include "src/errors.h"
+
 #include <sys/mman.h>
 
 #include <cstdio>
@@ -43,12 +45,12 @@ void ExecutionStack::FreeMemory(void* memory, size_t length, void*) {
 }
 
 void ExecutionStack::FatalCorruption(double current, double popped) {
-  std::fprintf(stderr,
-               "asyncctx: fatal: async context stack corruption: popping async "
-               "id %.0f but the current execution async id is %.0f\n",
-               popped, current);
-  std::fflush(stderr);
-  std::abort();
+  char problem[160];
+  std::snprintf(problem, sizeof(problem),
+                "popping async id %.0f but the current execution async id is "
+                "%.0f",
+                popped, current);
+  FatalUsage("async context stack corruption", problem);
 }
 
 }  // namespace asyncctx

@@ -3,6 +3,7 @@
 // Runtime::Install: prepares a context's state, runs the JavaScript layer
 // with its native bindings, and defines the globals the host asked for.
 
+#include <iterator>
 #include <string>
 #include <utility>
 
@@ -36,6 +37,28 @@ bool GetFunction(v8::Local<v8::Context> context,
   return true;
 }
 
+// exports[name][inner].prototype[method] (inner may be null), kept weakly.
+void CaptureMethod(v8::Local<v8::Context> context,
+                   v8::Local<v8::Object> exports,
+                   const char* name,
+                   const char* inner,
+                   const char* method,
+                   v8::Global<v8::Function>* out) {
+  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Local<v8::Value> value = exports;
+  for (const char* part : {name, inner, "prototype"}) {
+    if (part == nullptr)
+      continue;
+    if (!value->IsObject() || !value.As<v8::Object>()
+                                   ->Get(context, Str(isolate, part))
+                                   .ToLocal(&value)) {
+      return;
+    }
+  }
+  if (value->IsObject())
+    GetFunction(context, value.As<v8::Object>(), method, out);
+}
+
 }  // namespace
 
 v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
@@ -46,6 +69,16 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   }
   v8::EscapableHandleScope handle_scope(isolate);
   v8::Context::Scope context_scope(context);
+  if (isolate->GetMicrotasksPolicy() != v8::MicrotasksPolicy::kExplicit) {
+    // kAuto runs promise jobs inside callback scopes, before `after` and the
+    // frame restore; kScoped runs them when the host's MicrotasksScope
+    // closes, outside of Runtime::RunMicrotasks.
+    ThrowError(isolate,
+               "asyncctx: Runtime::Install(): the isolate's microtasks policy "
+               "must be v8::MicrotasksPolicy::kExplicit (asyncctx runs the "
+               "checkpoints itself)");
+    return v8::Nothing<bool>();
+  }
   if (IsInstalled(context)) {
     ThrowError(isolate,
                "asyncctx: Runtime::Install() was already called for this "
@@ -56,15 +89,14 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   auto owned_state = std::make_unique<ContextState>();
   ContextState* state = owned_state.get();
   state->runtime = this;
-  // Hook fields, then the runtime's context fields, in one block. (Two
-  // enums: adding them directly is deprecated in C++20.)
-  constexpr size_t kFieldCount = static_cast<size_t>(kHookFieldCount) +
-                                 static_cast<size_t>(kContextFieldCount);
+  // Hook fields, then the runtime's per-context fields, in one block.
+  constexpr int kFieldCount =
+      static_cast<int>(kHookFieldCount) + static_cast<int>(kContextFieldCount);
   state->hook_store =
       v8::ArrayBuffer::NewBackingStore(isolate, kFieldCount * sizeof(double));
   state->hook_fields = static_cast<double*>(state->hook_store->Data());
   state->context_fields = state->hook_fields + kHookFieldCount;
-  for (size_t i = 0; i < kFieldCount; i++)
+  for (int i = 0; i < kFieldCount; i++)
     state->hook_fields[i] = 0;
   state->context_fields[kContextThenableRepair] =
       options_.thenable_repair ? 1 : 0;
@@ -76,6 +108,17 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
            .ToLocal(&binding)) {
     return v8::Nothing<bool>();
   }
+
+  // Every failure from here on leaves JavaScript holding the binding: detach
+  // it so that nothing reaches `state` after it is freed.
+  struct DetachOnFailure {
+    v8::Local<v8::Object> holder;
+    bool armed = true;
+    ~DetachOnFailure() {
+      if (armed)
+        DetachBindingHolder(holder);
+    }
+  } detach_on_failure{holder};
 
   // Compile the JavaScript layer and call it with the binding.
   v8::Local<v8::String> source;
@@ -134,6 +177,11 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   }
   state->resources.Reset(isolate, resources.As<v8::Array>());
   state->resources.SetWeak();
+  // Before any user code runs: the brand checks of FromJavaScript.
+  CaptureMethod(context, exports, "AsyncLocalStorage", nullptr, "getStore",
+                &state->als_get_store);
+  CaptureMethod(context, exports, "AsyncContext", "Variable", "get",
+                &state->variable_get);
   v8::Local<v8::Value> root_frame;
   v8::Local<v8::Value> frame_missing;
   if (!internals->Get(context, Str(isolate, "rootFrame"))
@@ -147,7 +195,9 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   state->frame_missing.Reset(isolate, frame_missing);
   state->frame_missing.SetWeak();
 
-  // Install the requested globals.
+  // Install the requested globals, all or none: a global that cannot be
+  // defined (an interceptor that throws, a read-only or non-configurable
+  // property, a frozen global) undoes the ones defined before it.
   v8::Local<v8::Object> global = context->Global();
   const std::pair<const std::string*, const char*> globals[] = {
       {&install_options.async_local_storage, "AsyncLocalStorage"},
@@ -156,34 +206,67 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
       {&install_options.async_context, "AsyncContext"},
       {&install_options.async_hooks, "asyncHooks"},
   };
+  v8::Local<v8::String> defined[std::size(globals)];
+  size_t defined_count = 0;
   for (const auto& [name, export_name] : globals) {
     if (name->empty())
       continue;
     v8::Local<v8::Value> value;
     v8::Local<v8::String> key;
-    if (!exports->Get(context, Str(isolate, export_name)).ToLocal(&value) ||
-        !v8::String::NewFromUtf8(isolate, name->c_str(),
-                                 v8::NewStringType::kInternalized,
-                                 static_cast<int>(name->size()))
-             .ToLocal(&key) ||
-        global
-            ->DefineOwnProperty(context, key, value,
-                                v8::PropertyAttribute::DontEnum)
-            .IsNothing()) {
+    bool ok =
+        exports->Get(context, Str(isolate, export_name)).ToLocal(&value) &&
+        v8::String::NewFromUtf8(isolate, name->c_str(),
+                                v8::NewStringType::kInternalized,
+                                static_cast<int>(name->size()))
+            .ToLocal(&key);
+    bool defined_it = false;
+    if (ok) {
+      v8::TryCatch try_catch(isolate);
+      v8::Maybe<bool> result = global->DefineOwnProperty(
+          context, key, value, v8::PropertyAttribute::DontEnum);
+      if (result.IsNothing()) {
+        ok = false;
+        try_catch.ReThrow();
+      } else {
+        defined_it = result.FromJust();
+      }
+    }
+    if (ok && !defined_it) {
+      ok = false;
+      std::string message =
+          "asyncctx: Runtime::Install(): cannot define the global '" + *name +
+          "'";
+      ThrowError(isolate, message.c_str());
+    }
+    if (!ok) {
+      // Undo, and leave nothing that refers to `state`, which is freed on
+      // return.
+      {
+        v8::TryCatch undo(isolate);
+        for (size_t i = 0; i < defined_count; i++)
+          (void)global->Delete(context, defined[i]).IsNothing();
+      }
+      DetachBindingHolder(holder);
+      context->SetPromiseHooks({}, {}, {}, {});
       return v8::Nothing<bool>();
     }
+    defined[defined_count++] = key;
   }
 
   // The context keeps the layer alive; C++ refers to it weakly.
   context->SetEmbedderData(options_.context_embedder_index, internals);
   compat::SetEmbedderPointer(context, options_.context_embedder_index + 1,
                              state);
+  compat::SetEmbedderPointer(context, options_.context_embedder_index + 2,
+                             ContextTag());
   state->holder.Reset(isolate, holder);
   state->holder.SetWeak();
   state->context.Reset(isolate, context);
   state->context.SetWeak(state, OnContextCollected,
                          v8::WeakCallbackType::kParameter);
   state->serial = next_state_serial_++;
+  RegisterMicrotaskQueue(context->GetMicrotaskQueue());
+  detach_on_failure.armed = false;
   states_.emplace(state, std::move(owned_state));
   // The root as a frame object, so that V8 captures it for the jobs queued
   // from here on (see src/js/frames.js).

@@ -257,6 +257,10 @@ v8::MaybeLocal<v8::Object> NewBindingObject(
       {"kThenableRepair", kContextThenableRepair},
       {"kRepairActive", kContextRepairActive},
       {"kCheckpointGeneration", kContextCheckpointGeneration},
+      // 1 where V8 itself gives every job (reactions, thenable jobs,
+      // enqueued microtasks) its captured frame and restores it after
+      // (V8 >= 12.4): the promise hooks then never touch the frame.
+      {"kV8PropagatesFrames", compat::kV8PropagatesThenables ? 1 : 0},
   };
   for (const auto& [name, value] : kConstants) {
     if (constants

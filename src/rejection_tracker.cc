@@ -28,6 +28,7 @@ void RejectionTracker::OnHandlerAdded(v8::Local<v8::Promise> promise) {
   auto& bucket = it->second;
   for (size_t i = 0; i < bucket.size(); i++) {
     Entry* entry = bucket[i];
+    comparisons_++;
     if (entry->promise.Get(isolate_) != promise)
       continue;
     entry->promise.Reset();

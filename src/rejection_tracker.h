@@ -54,6 +54,10 @@ class RejectionTracker {
   // Number of promises currently recorded as unhandled.
   size_t size() const { return live_; }
 
+  // Entries compared with a promise by OnHandlerAdded() so far: one per
+  // late handler unless identity hashes collide (tests check the bound).
+  size_t comparisons() const { return comparisons_; }
+
  private:
   struct Entry {
     v8::Global<v8::Context> context;
@@ -68,6 +72,7 @@ class RejectionTracker {
   // Promise identity hash -> unhandled entries with that hash.
   absl::flat_hash_map<int, absl::InlinedVector<Entry*, 1>> by_hash_;
   size_t live_ = 0;
+  size_t comparisons_ = 0;
 };
 
 }  // namespace asyncctx

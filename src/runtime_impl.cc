@@ -3,6 +3,7 @@
 #include "src/runtime_impl.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -22,12 +23,19 @@ namespace asyncctx {
 
 namespace {
 
-void DefaultHookErrorHandler(v8::Isolate*, const HookError& error) {
+// Node.js exits with code 1 here; a library must not end the host's
+// process, so the default stops the isolate's JavaScript instead.
+void DefaultHookErrorHandler(v8::Isolate* isolate, const HookError& error) {
   std::fprintf(
       stderr, "Error thrown in async hook '%s': %s\n", error.hook_name.c_str(),
       error.stack.empty() ? error.message.c_str() : error.stack.c_str());
   std::fflush(stderr);
-  std::exit(1);
+  isolate->TerminateExecution();
+}
+
+uint64_t NextGeneration() {
+  static std::atomic<uint64_t> counter{0};
+  return ++counter;
 }
 
 void DefaultUncaughtHandler(v8::Local<v8::Context> context,
@@ -98,6 +106,7 @@ RuntimeImpl* RuntimeForOrDie(v8::Isolate* isolate, const char* api) {
 RuntimeImpl::RuntimeImpl(v8::Isolate* isolate, RuntimeOptions options)
     : Runtime(isolate),
       options_(std::move(options)),
+      generation_(NextGeneration()),
       rejections_(isolate),
       alive_(std::make_shared<RuntimeImpl*>(this)) {
   if (compat::kV8PropagatesThenables)
@@ -107,6 +116,8 @@ RuntimeImpl::RuntimeImpl(v8::Isolate* isolate, RuntimeOptions options)
   if (!options_.on_uncaught_exception) {
     options_.on_uncaught_exception = DefaultUncaughtHandler;
   }
+  if (!options_.on_fatal_error)
+    options_.on_fatal_error = DefaultFatalErrorHandler;
   isolate->SetData(kIsolateDataSlot, this);
 
   // V8 owns the execution stack memory from here on: the backing store's
@@ -122,15 +133,39 @@ RuntimeImpl::RuntimeImpl(v8::Isolate* isolate, RuntimeOptions options)
   if (options_.on_unhandled_rejection) {
     isolate->SetPromiseRejectCallback(OnPromiseReject);
   }
-  isolate->AddMicrotasksCompletedCallback(OnMicrotasksCompleted, this);
+}
+
+void* ContextTag() {
+  alignas(8) static const char tag = 0;
+  return const_cast<char*>(&tag);
+}
+
+void RuntimeImpl::RegisterMicrotaskQueue(v8::MicrotaskQueue* queue) {
+  if (queue == nullptr ||
+      std::find(microtask_queues_.begin(), microtask_queues_.end(), queue) !=
+          microtask_queues_.end()) {
+    return;
+  }
+  queue->AddMicrotasksCompletedCallback(OnMicrotasksCompleted, this);
+  microtask_queues_.push_back(queue);
 }
 
 RuntimeImpl::~RuntimeImpl() {
   v8::Isolate* isolate = this->isolate();
+  if (busy_ > 0 || callback_scope_depth > 0) {
+    FatalUsage(
+        "Runtime::~Runtime",
+        "the Runtime was destroyed while it was running JavaScript (from "
+        "a microtask, a hook or a callback inside RunMicrotasks, "
+        "EmitPendingDestroys or a CallbackScope); destroy it from the "
+        "host's event loop, with no CallbackScope open",
+        isolate);
+  }
   v8::Isolate::Scope isolate_scope(isolate);
   v8::HandleScope handle_scope(isolate);
   isolate->RemoveMessageListeners(OnMessage);
-  isolate->RemoveMicrotasksCompletedCallback(OnMicrotasksCompleted, this);
+  for (v8::MicrotaskQueue* queue : microtask_queues_)
+    queue->RemoveMicrotasksCompletedCallback(OnMicrotasksCompleted, this);
   if (options_.on_unhandled_rejection) {
     isolate->SetPromiseRejectCallback(nullptr);
   }
@@ -146,6 +181,8 @@ RuntimeImpl::~RuntimeImpl() {
       context->SetPromiseHooks({}, {}, {}, {});
       compat::SetEmbedderPointer(context, options_.context_embedder_index + 1,
                                  nullptr);
+      compat::SetEmbedderPointer(context, options_.context_embedder_index + 2,
+                                 nullptr);
     }
   }
   states_.clear();
@@ -156,8 +193,10 @@ ContextState* RuntimeImpl::StateFor(v8::Local<v8::Context> context) const {
   if (context.IsEmpty())
     return nullptr;
   int index = options_.context_embedder_index + 1;
+  // A context that was never installed has fewer fields, or no tag.
   if (context->GetNumberOfEmbedderDataFields() <=
-      static_cast<uint32_t>(index)) {
+          static_cast<uint32_t>(index + 1) ||
+      compat::GetEmbedderPointer(context, index + 1) != ContextTag()) {
     return nullptr;
   }
   auto* state =
@@ -230,6 +269,7 @@ void RuntimeImpl::SetThenableRepair(bool enabled) {
   if (compat::kV8PropagatesThenables)
     enabled = false;
   options_.thenable_repair = enabled;
+  BusyScope busy(this);
   v8::HandleScope handle_scope(isolate());
   // The refresh calls JavaScript, which may let the GC collect a context.
   for (ContextState* state : SnapshotStates()) {
@@ -265,6 +305,20 @@ void RuntimeImpl::SetResource(ContextState* state,
     return;
   (void)resources->Set(context, static_cast<uint32_t>(index), resource)
       .IsNothing();
+}
+
+void RuntimeImpl::OrphanHostResource(AsyncResource* resource) {
+  v8::HandleScope handle_scope(isolate());
+  v8::Local<v8::Context> context = resource->context();
+  ContextState* state = StateFor(context);
+  size_t depth = std::min(stack_.depth(), host_resources_.size());
+  for (size_t i = 0; i < depth; i++) {
+    if (host_resources_[i] != resource)
+      continue;
+    host_resources_[i] = nullptr;
+    if (state != nullptr)
+      SetResource(state, context, i, resource->resource());
+  }
 }
 
 size_t RuntimeImpl::TrackedResourceCount() const {
@@ -312,6 +366,9 @@ void RuntimeImpl::OnMessage(v8::Local<v8::Message> message,
     return;
   if (IsStackOverflowInLayer(isolate, message))
     return;
+  // The callback of the innermost CallbackScope threw and nothing caught it.
+  if (runtime->innermost_scope != nullptr)
+    runtime->innermost_scope->failed_ = true;
   runtime->ReportUncaught(context, error, message);
 }
 

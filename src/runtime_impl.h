@@ -31,12 +31,15 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "asyncctx/async_resource.h"
+#include "asyncctx/callback_scope.h"
+#include "asyncctx/context_key.h"
 #include "asyncctx/runtime.h"
 #include "src/destroy_queue.h"
 #include "src/execution_stack.h"
 #include "src/rejection_tracker.h"
 #include "v8-array-buffer.h"
 #include "v8-function.h"
+#include "v8-microtask-queue.h"
 #include "v8-object.h"
 #include "v8-persistent-handle.h"
 #include "v8-primitive.h"
@@ -99,6 +102,12 @@ struct ContextState {
   v8::Global<v8::Function> invalid_arg_type;
   v8::Global<v8::Function> make_node_error;
   v8::Global<v8::Function> reset_after_termination;
+  // The original AsyncLocalStorage.prototype.getStore and
+  // AsyncContext.Variable.prototype.get, captured at Install: they throw for
+  // any object without the classes' private fields, which makes them the
+  // brand check of ContextKey::FromJavaScript.
+  v8::Global<v8::Function> als_get_store;
+  v8::Global<v8::Function> variable_get;
 
   // The node:async_hooks synthetic module (src/node_module.cc), made on
   // first request. Weak: whatever imported it keeps it alive.
@@ -130,6 +139,30 @@ class RuntimeImpl final : public Runtime {
   size_t TrackedResourceCount() const override;
   void EmitPendingDestroys() override;
   void SetThenableRepair(bool enabled) override;
+
+  // The runtime of `isolate`, or null.
+  static RuntimeImpl* FromIsolate(v8::Isolate* isolate) {
+    return static_cast<RuntimeImpl*>(Runtime::From(isolate));
+  }
+
+  // Distinguishes this runtime from every other one created in the process,
+  // including one later allocated at the same address.
+  uint64_t generation() const { return generation_; }
+
+  // Counts what is running on behalf of the runtime (a checkpoint, a destroy
+  // batch, a callback scope): destroying the runtime then is a fatal error.
+  class BusyScope {
+   public:
+    explicit BusyScope(RuntimeImpl* runtime) : runtime_(runtime) {
+      runtime_->busy_++;
+    }
+    ~BusyScope() { runtime_->busy_--; }
+    BusyScope(const BusyScope&) = delete;
+    BusyScope& operator=(const BusyScope&) = delete;
+
+   private:
+    RuntimeImpl* runtime_;
+  };
 
   // The state of an installed context, or null.
   ContextState* StateFor(v8::Local<v8::Context> context) const;
@@ -184,6 +217,20 @@ class RuntimeImpl final : public Runtime {
 
   // Nesting of open CallbackScopes (the outermost runs the checkpoint).
   int callback_scope_depth = 0;
+  // The innermost open CallbackScope: an exception V8 reports as uncaught
+  // while it is open marks it failed.
+  CallbackScope* innermost_scope = nullptr;
+  // The innermost open ContextKey::Scope (scopes must close in order).
+  const ContextKey::Scope* innermost_key_scope = nullptr;
+
+  // Drops the microtasks queued in `context`'s queue without running them
+  // (after a terminated callback), and schedules the recovery of the
+  // bookkeeping the terminated JavaScript could not undo.
+  void DropMicrotasks(v8::Local<v8::Context> context);
+
+  // `resource` is being deleted while a CallbackScope for it is open: its
+  // JavaScript object stands in for it until the scope closes.
+  void OrphanHostResource(AsyncResource* resource);
 
  private:
   void ActivateThenableRepair(ContextState* state,
@@ -203,6 +250,10 @@ class RuntimeImpl final : public Runtime {
   // checkpoint.cc
   void RecoverFromTermination();
 
+  // Adds OnMicrotasksCompleted to `queue` once (each context may have its
+  // own queue; the isolate's default queue is shared).
+  void RegisterMicrotaskQueue(v8::MicrotaskQueue* queue);
+
   static void OnContextCollected(const v8::WeakCallbackInfo<ContextState>&);
   static void OnMessage(v8::Local<v8::Message> message,
                         v8::Local<v8::Value> data);
@@ -212,11 +263,15 @@ class RuntimeImpl final : public Runtime {
   static void OnMicrotasksCompleted(v8::Isolate* isolate, void* data);
 
   RuntimeOptions options_;
+  const uint64_t generation_;
+  int busy_ = 0;
   ExecutionStack stack_;
   std::shared_ptr<v8::BackingStore> stack_store_;
   absl::flat_hash_map<ContextState*, std::unique_ptr<ContextState>> states_;
   uint64_t next_state_serial_ = 0;
   std::vector<AsyncResource*> host_resources_;
+  // Queues whose completed callback is OnMicrotasksCompleted.
+  std::vector<v8::MicrotaskQueue*> microtask_queues_;
   RejectionTracker rejections_;
   bool destroy_task_posted_ = false;
   // A microtask checkpoint ended in TerminateExecution.
@@ -225,6 +280,11 @@ class RuntimeImpl final : public Runtime {
   // task running after the runtime is gone does nothing.
   std::shared_ptr<RuntimeImpl*> alive_;
 };
+
+// The address stored in a context's embedder data slot
+// RuntimeOptions::context_embedder_index + 2 to mark it as installed by
+// asyncctx (compared, never dereferenced), as Node.js tags its contexts.
+void* ContextTag();
 
 // The runtime of `isolate`, or a fatal usage error that names `api`.
 RuntimeImpl* RuntimeForOrDie(v8::Isolate* isolate, const char* api);

@@ -10,11 +10,14 @@
 // AsyncLocalStorage stores and AsyncContext variables flow from the code that
 // started the work to the code that handles its completion.
 //
-// Destroying the C++ object emits the `destroy` hook.
+// Destroying the C++ object emits the `destroy` hook. It may be destroyed
+// inside its own callback (a timer that cancels itself); it must be destroyed
+// on the isolate's thread, before its Runtime.
 
 #ifndef ASYNCCTX_ASYNC_RESOURCE_H_
 #define ASYNCCTX_ASYNC_RESOURCE_H_
 
+#include <cstdint>
 #include <string>
 
 #include "asyncctx/export.h"
@@ -49,6 +52,14 @@ class ASYNCCTX_EXPORT AsyncResource {
   AsyncResource(const AsyncResource&) = delete;
   AsyncResource& operator=(const AsyncResource&) = delete;
 
+  // Moves the resource (its ids, frame and pending destroy) into a new
+  // object; `other` is left empty and its destructor does nothing. Moving a
+  // resource while a CallbackScope for it is open is a fatal error.
+  AsyncResource(AsyncResource&& other);
+  // Emits `destroy` for this resource (unless already done), then moves
+  // `other` into it as the move constructor does.
+  AsyncResource& operator=(AsyncResource&& other);
+
   // Emits the `destroy` hook now. Later calls do nothing.
   void EmitDestroy();
 
@@ -72,9 +83,14 @@ class ASYNCCTX_EXPORT AsyncResource {
 
  private:
   friend class CallbackScope;
+  friend class RuntimeImpl;
 
-  Runtime* runtime_;
+  // The Runtime::generation-like id of the runtime the resource belongs to
+  // (an address could be reused by a later runtime).
+  uint64_t runtime_generation_;
   v8::Isolate* isolate_;
+  // CallbackScopes open for this resource.
+  int open_scopes_ = 0;
   double async_id_;
   double trigger_async_id_;
   std::string type_;
@@ -83,6 +99,31 @@ class ASYNCCTX_EXPORT AsyncResource {
   v8::Global<v8::Object> resource_;
   v8::Global<v8::Value> frame_;
 };
+
+// The ids of an async operation that has no object of its own (Node.js's
+// async_context).
+struct AsyncIds {
+  // The operation's async id: executionAsyncId() inside its callbacks.
+  double async_id;
+  // The id of the operation that caused it: triggerAsyncId().
+  double trigger_async_id;
+};
+
+// Node.js's EmitAsyncInit for hosts that do not want an object per
+// operation: takes a new async id in `context` (which must be installed) and
+// emits `init` with `type` and `resource` (a new plain object when empty).
+// `trigger_async_id` defaults (when < 0) to the current execution async id.
+// Pair it with EmitAsyncDestroy(). Needs a HandleScope.
+ASYNCCTX_EXPORT AsyncIds
+EmitAsyncInit(v8::Local<v8::Context> context,
+              const char* type,
+              v8::Local<v8::Object> resource = v8::Local<v8::Object>(),
+              double trigger_async_id = -1);
+
+// Node.js's EmitAsyncDestroy: queues the `destroy` hook of `ids` (emitted in
+// the next batch, as for AsyncResource).
+ASYNCCTX_EXPORT void EmitAsyncDestroy(v8::Local<v8::Context> context,
+                                      AsyncIds ids);
 
 }  // namespace asyncctx
 

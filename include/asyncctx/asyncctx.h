@@ -8,6 +8,7 @@
 //   async_resource.h  AsyncResource: host-originated async work
 //   callback_scope.h  CallbackScope, MakeCallback: run host callbacks
 //   context_key.h     ContextKey: read and write context values from C++
+//   context_frame.h   ContextFrame: carry context without an async resource
 //   errors.h          Node.js-compatible errors for host bindings
 //   module.h          node:async_hooks as a module for ESM/CommonJS hosts
 //   export.h          ASYNCCTX_EXPORT: what libasyncctx.so exports
@@ -18,6 +19,7 @@
 
 #include "asyncctx/async_resource.h"
 #include "asyncctx/callback_scope.h"
+#include "asyncctx/context_frame.h"
 #include "asyncctx/context_key.h"
 #include "asyncctx/errors.h"
 #include "asyncctx/module.h"

@@ -17,6 +17,13 @@
 // If the callback throws, or the isolate is terminated, the scope still
 // restores the stack and the frame; after TerminateExecution the stack is
 // unwound to the depth at which the scope was opened.
+//
+// A throw that no v8::TryCatch catches (V8 reports it to the runtime's
+// uncaught-exception handler) is noticed by the scope itself: no `after`
+// hook runs. A host that catches with its own TryCatch calls MarkAsFailed().
+// When the callback was terminated (TerminateExecution), the scope runs no
+// checkpoint and drops the microtasks the callback queued: their promise
+// reactions and queueMicrotask callbacks never run.
 
 #ifndef ASYNCCTX_CALLBACK_SCOPE_H_
 #define ASYNCCTX_CALLBACK_SCOPE_H_
@@ -31,15 +38,19 @@ namespace asyncctx {
 
 class AsyncResource;
 class RuntimeImpl;
+struct ContextState;
 
 // Runs host code on behalf of an AsyncResource (see the top of this file).
-class ASYNCCTX_EXPORT CallbackScope {
+class ASYNCCTX_NODISCARD_EXPORT CallbackScope {
  public:
   // Whether the outermost scope runs the microtask checkpoint when it closes
   // (kRun), or leaves it to the host (kSkip).
   enum class Checkpoint { kRun, kSkip };
 
-  // `resource` must outlive the scope. Must be created inside a HandleScope.
+  // Must be created inside a HandleScope, which must outlive the scope.
+  // `resource` may be destroyed while the scope is open (a callback that
+  // cancels its own timer); the scope keeps what it needs. A null resource,
+  // or one whose Runtime was destroyed, is a fatal error.
   explicit CallbackScope(AsyncResource* resource,
                          Checkpoint checkpoint = Checkpoint::kRun);
   ~CallbackScope();
@@ -48,23 +59,37 @@ class ASYNCCTX_EXPORT CallbackScope {
   CallbackScope& operator=(const CallbackScope&) = delete;
 
   // Tells the scope that the callback threw: `after` is not emitted (as in
-  // Node.js) and the microtask checkpoint is skipped when the isolate is
-  // terminating.
-  void MarkAsFailed() { failed_ = true; }
+  // Node.js). Call it while the host's TryCatch is still alive: if the
+  // isolate is terminating then, the checkpoint is skipped and the
+  // callback's queued microtasks are dropped.
+  void MarkAsFailed();
 
  private:
+  friend class RuntimeImpl;
+
   RuntimeImpl* runtime_;
-  AsyncResource* resource_;
+  ContextState* state_;
+  v8::Isolate* isolate_;
+  // In the caller's HandleScope.
+  v8::Local<v8::Context> context_;
+  double async_id_;
   size_t depth_before_;
   bool run_checkpoint_;
   bool failed_ = false;
+  bool terminated_ = false;
   bool outermost_;
+  // The scope that was innermost when this one opened.
+  CallbackScope* enclosing_;
   v8::Global<v8::Value> saved_frame_;
 };
 
-// Calls `fn` with `recv` and `argv` inside a CallbackScope for `resource`.
-// An exception the function throws is reported to the runtime's uncaught
-// exception handler, then an empty MaybeLocal is returned.
+// Calls `fn` with `recv` and `argv` inside a CallbackScope for `resource`,
+// as Node.js's MakeCallback does. If the function throws, an empty
+// MaybeLocal is returned, no `after` hook runs and the execution stack is
+// left as it was; the exception reaches the host's v8::TryCatch around the
+// call, or, without one, the runtime's uncaught-exception handler. A null
+// `resource` is a fatal error; an empty `fn` throws an Error and returns
+// empty.
 ASYNCCTX_EXPORT v8::MaybeLocal<v8::Value> MakeCallback(
     AsyncResource* resource,
     v8::Local<v8::Value> recv,

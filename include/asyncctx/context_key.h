@@ -39,7 +39,10 @@ class ASYNCCTX_EXPORT ContextKey {
   ContextKey(v8::Local<v8::Context> context, const char* name);
 
   // Wraps an AsyncLocalStorage instance or AsyncContext.Variable created in
-  // `context`. Returns null if `store` is neither.
+  // `context`. Returns null if `store` is neither. Stores are recognized by
+  // an internal brand (the classes' private fields), whatever names the
+  // host installed them under: a user class put in the `AsyncLocalStorage`
+  // global is not taken for one.
   static std::unique_ptr<ContextKey> FromJavaScript(
       v8::Local<v8::Context> context,
       v8::Local<v8::Value> store);
@@ -56,7 +59,10 @@ class ASYNCCTX_EXPORT ContextKey {
 
   // Enters a new frame in which this key maps to `value`, restoring the
   // previous frame object on destruction (like AsyncLocalStorage.run).
-  class ASYNCCTX_EXPORT Scope {
+  //
+  // Scopes nest: closing one while a scope opened after it is still open is
+  // a fatal error, as is using the key with a context of another isolate.
+  class ASYNCCTX_NODISCARD_EXPORT Scope {
    public:
     // `context` must be installed and must be the context whose frame the
     // key is used in.
@@ -71,10 +77,14 @@ class ASYNCCTX_EXPORT ContextKey {
     v8::Isolate* isolate_;
     v8::Global<v8::Context> context_;
     v8::Global<v8::Value> saved_frame_;
+    // The scope that was innermost when this one opened.
+    const Scope* enclosing_ = nullptr;
   };
 
  private:
   explicit ContextKey(v8::Isolate* isolate) : isolate_(isolate) {}
+  // A fatal error naming `api` unless `isolate` is the key's.
+  void CheckIsolate(v8::Isolate* isolate, const char* api) const;
   v8::Isolate* isolate_;
   // The object identifying this key in frames.
   v8::Global<v8::Object> key_;

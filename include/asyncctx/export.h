@@ -11,4 +11,9 @@
 // nothing for the static library.
 #define ASYNCCTX_EXPORT __attribute__((visibility("default")))
 
+// For scope classes (as V8_NODISCARD in V8's headers): a scope created
+// without a name is destroyed at once, which compilers then warn about.
+// Written before the class name: `class ASYNCCTX_NODISCARD_EXPORT X`.
+#define ASYNCCTX_NODISCARD_EXPORT [[nodiscard, gnu::visibility("default")]]
+
 #endif  // ASYNCCTX_EXPORT_H_

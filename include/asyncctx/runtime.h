@@ -18,8 +18,10 @@
 // Threading: a Runtime is used only on the thread that owns its isolate
 // (under the isolate's v8::Locker if the host uses lockers).
 //
-// The host must set the isolate's microtask policy to kExplicit: the
-// outermost CallbackScope and Runtime::RunMicrotasks() run the checkpoint.
+// The host must set the isolate's microtask policy to kExplicit (Install()
+// refuses kAuto and kScoped): the outermost CallbackScope and
+// Runtime::RunMicrotasks() run the checkpoint, on the context's own
+// microtask queue when it has one.
 
 #ifndef ASYNCCTX_RUNTIME_H_
 #define ASYNCCTX_RUNTIME_H_
@@ -84,7 +86,10 @@ using UnhandledRejectionHandler =
                        v8::Local<v8::Value> reason)>;
 
 // Called when a hook callback throws. The default prints the error and its
-// stack to stderr and calls std::exit(1), as Node.js does.
+// stack to stderr and terminates the isolate's JavaScript
+// (Isolate::TerminateExecution); it never exits the process. Node.js exits
+// with code 1 here: a host that wants that (the shell does) exits in its own
+// handler.
 using HookErrorHandler =
     std::function<void(v8::Isolate* isolate, const HookError& error)>;
 
@@ -95,6 +100,14 @@ using UncaughtExceptionHandler =
     std::function<void(v8::Local<v8::Context> context,
                        v8::Local<v8::Value> exception,
                        v8::Local<v8::Message> message)>;
+
+// Called for a broken invariant or a misuse of the C++ API that leaves no
+// way to continue safely (stack corruption, a runtime destroyed while it runs
+// JavaScript, ...). `message` is the whole "asyncctx: fatal: <api>:
+// <problem>" line. The handler must not return (it may abort, exit, or
+// longjmp out of the host's own recovery); if it returns, asyncctx aborts.
+// The default prints `message` to stderr and aborts.
+using FatalErrorHandler = std::function<void(const std::string& message)>;
 
 // Posts a task that the host must run later on the isolate's thread, outside
 // of garbage collection (used to emit batched destroy hooks). The default
@@ -110,8 +123,9 @@ struct RuntimeOptions {
   // Ignored (always off) on V8 versions that propagate context by themselves.
   bool thenable_repair = true;
 
-  // Index of the v8::Context embedder data slot asyncctx uses to find its
-  // per-context state. Choose another one if the host already uses it.
+  // Index of the first of the three v8::Context embedder data slots asyncctx
+  // uses (the JavaScript layer, the per-context state, and a tag that marks
+  // the context as installed). Choose others if the host already uses them.
   int context_embedder_index = 40;
 
   // Platform used by the default TaskPoster. May be null when post_task is
@@ -121,8 +135,12 @@ struct RuntimeOptions {
   // Posts the task that emits batched destroy hooks; when empty, the task
   // goes to `platform`'s foreground task runner.
   TaskPoster post_task;
-  // Receives exceptions thrown by hook callbacks (default: print, exit(1)).
+  // Receives exceptions thrown by hook callbacks (default: print, terminate
+  // JavaScript).
   HookErrorHandler on_hook_error;
+  // Receives fatal errors (default: print, abort). The library itself never
+  // calls exit() or abort() except through this handler.
+  FatalErrorHandler on_fatal_error;
   // Receives uncaught exceptions (default: print to stderr).
   UncaughtExceptionHandler on_uncaught_exception;
   // When set, the Runtime installs the isolate's PromiseRejectCallback and
@@ -155,8 +173,10 @@ class ASYNCCTX_EXPORT Runtime {
   Runtime& operator=(const Runtime&) = delete;
 
   // Installs the globals chosen by `options` into `context` and prepares the
-  // context for callback scopes. Installing twice into one context fails
-  // with an Error thrown in JavaScript (Nothing is returned).
+  // context for callback scopes. All or nothing: installing twice into one
+  // context, an isolate whose microtasks policy is not kExplicit, or a
+  // global that cannot be defined fails with an Error thrown in JavaScript
+  // (Nothing is returned, and no global is left defined).
   virtual v8::Maybe<bool> Install(v8::Local<v8::Context> context,
                                   const InstallOptions& options = {}) = 0;
 

@@ -58,6 +58,13 @@ let promiseHooksRemovalQueued = false;
 // promise hook puts the root back.
 let frameDirty = false;
 
+// V8 >= 12.4 enters each job's own frame and restores the previous one
+// after it, for every kind of job: the hooks below only emit events there.
+// (Resetting a "dirty" frame or entering the promise's creation frame would
+// overwrite the frame V8 chose: the thenable job's resolve() frame, or a
+// reaction's then() frame for a promise made before the hooks existed.)
+const v8PropagatesFrames = constants.kV8PropagatesFrames === 1;
+
 function resetDirtyFrame() {
   frameDirty = false;
   setFrame(ROOT);
@@ -66,7 +73,9 @@ function resetDirtyFrame() {
 function promiseBeforeHook(promise) {
   promiseJobsRunning++;
   const frame = promiseFrameOf(promise);
-  if (frame !== undefined) {
+  if (v8PropagatesFrames) {
+    saveFrame(kNoSwap);
+  } else if (frame !== undefined) {
     // V8 has entered this frame already for a reaction job (and will reset
     // it after): nothing to do. A thenable job, which V8 10.2 runs in
     // whatever frame is current, needs it entered here and restored after;
@@ -131,7 +140,7 @@ function promiseAfterHook(promise) {
     savedFrames[savedTop] = undefined;
     if (frame !== kNoSwap) setFrame(frame);
   }
-  if (frameDirty) resetDirtyFrame();
+  if (frameDirty && !v8PropagatesFrames) resetDirtyFrame();
 }
 
 function promiseResolveHook(promise) {

@@ -21,7 +21,13 @@ if [[ ! -f $DIST/include/node/v8.h ]]; then
   exit 1
 fi
 mkdir -p "$OUT/obj" "$OUT/gen/src" "$OUT/corpus"
-python3 tools/js2c.py "$OUT/gen/src/js_sources.cc" src/js/asyncctx.js
+# The JavaScript layer's files, in the order BUILD.gn's js_sources lists them.
+js_files=$(sed -n '/^action("js_sources")/,/^}/p' BUILD.gn |
+  grep -o '"src/js/[a-z_]*\.js"' | tr -d '"')
+python3 tools/js2c.py "$OUT/gen/src/js_sources.cc" Asyncctx $js_files
+# Abseil, as third_party/absl/BUILD.gn links it.
+ABSL_LIBS=$(pkg-config --libs absl_status absl_statusor absl_strings \
+  absl_str_format absl_flat_hash_map absl_synchronization)
 
 SANITIZE="-fsanitize=address,undefined -fno-sanitize=vptr \
   -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
@@ -42,4 +48,4 @@ for src in src/*.cc "$OUT/gen/src/js_sources.cc" \
 done
 echo "build.sh: link $OUT/api_fuzzer"
 $CXX $SANITIZE -fsanitize=fuzzer -pthread "${objects[@]}" \
-  -L"$LIBDIR" -lnode -Wl,-rpath,"$LIBDIR" -o "$OUT/api_fuzzer"
+  -L"$LIBDIR" -lnode -Wl,-rpath,"$LIBDIR" $ABSL_LIBS -o "$OUT/api_fuzzer"

@@ -1,0 +1,50 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+
+#include "asyncctx/context_frame.h"
+
+#include "src/errors.h"
+#include "src/frame.h"
+#include "src/runtime_impl.h"
+#include "src/v8_compat.h"
+
+namespace asyncctx {
+
+ContextFrame ContextFrame::Current(v8::Local<v8::Context> context) {
+  if (context.IsEmpty())
+    FatalUsage("ContextFrame::Current", "the context is empty");
+  v8::Isolate* isolate = compat::IsolateOf(context);
+  RuntimeImpl* runtime = RuntimeForOrDie(isolate, "ContextFrame::Current");
+  runtime->StateForOrDie(context, "ContextFrame::Current");
+  ContextFrame frame;
+  frame.isolate_ = isolate;
+  frame.context_.Reset(isolate, context);
+  frame.frame_.Reset(isolate, CurrentFrame(context));
+  return frame;
+}
+
+ContextFrame::~ContextFrame() = default;
+
+v8::Local<v8::Context> ContextFrame::context() const {
+  return context_.Get(isolate_);
+}
+
+ContextFrame::Scope::Scope(const ContextFrame& frame)
+    : isolate_(frame.isolate_) {
+  if (isolate_ == nullptr)
+    FatalUsage("ContextFrame::Scope", "the frame was moved from");
+  RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "ContextFrame::Scope");
+  v8::HandleScope handle_scope(isolate_);
+  v8::Local<v8::Context> context = frame.context_.Get(isolate_);
+  ContextState* state = runtime->StateForOrDie(context, "ContextFrame::Scope");
+  context_.Reset(isolate_, context);
+  saved_frame_.Reset(isolate_, CurrentFrame(context));
+  runtime->EnterFrame(state, context, frame.frame_.Get(isolate_));
+}
+
+ContextFrame::Scope::~Scope() {
+  v8::HandleScope handle_scope(isolate_);
+  compat::SetContinuationData(isolate_, context_.Get(isolate_),
+                              saved_frame_.Get(isolate_));
+}
+
+}  // namespace asyncctx
