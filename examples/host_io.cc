@@ -44,7 +44,7 @@
 #include <vector>
 
 #include "asyncctx/asyncctx.h"
-#include "libplatform/libplatform.h"
+#include "tools/v8_host/v8_host.h"
 #include "v8.h"
 
 namespace {
@@ -197,7 +197,7 @@ class Logger {
 
  private:
   std::string CurrentRequest(v8::Local<v8::Context> context) const {
-    v8::Isolate* isolate = context->GetIsolate();
+    v8::Isolate* isolate = v8::Isolate::GetCurrent();
     v8::TryCatch try_catch(isolate);  // a throwing getter means "unknown"
     v8::Local<v8::Value> store;
     v8::Local<v8::Value> id;
@@ -251,7 +251,7 @@ class Host {
       v8::HandleScope handle_scope(isolate_);
       v8::Local<v8::Context> context = context_.Get(isolate_);
       bool ran = false;
-      while (v8::platform::PumpMessageLoop(platform_, isolate_))
+      while (asyncctx::host::PumpMessageLoop(isolate_))
         ran = true;
       if (ran)
         runtime->RunMicrotasks(context);
@@ -393,31 +393,33 @@ int main(int argc, char* argv[]) {
     source.assign(std::istreambuf_iterator<char>(file), {});
   }
 
-  v8::V8::InitializeICUDefaultLocation(argv[0]);
-  std::unique_ptr<v8::Platform> platform = v8::platform::NewDefaultPlatform();
-  v8::V8::InitializePlatform(platform.get());
-  v8::V8::Initialize();
+  // V8 and its platform: with Debian's V8 10.2 this is
+  // v8::platform::NewDefaultPlatform(), V8::InitializePlatform() and
+  // V8::Initialize() (tools/v8_host/v8_host_libnode.cc); inside a node binary
+  // it is Node's platform (tools/v8_host/v8_host_node.cc).
+  v8::Platform* platform = asyncctx::host::InitializeV8(argv[0]);
   std::unique_ptr<v8::ArrayBuffer::Allocator> allocator(
       v8::ArrayBuffer::Allocator::NewDefaultAllocator());
   v8::Isolate::CreateParams params;
   params.array_buffer_allocator = allocator.get();
-  v8::Isolate* isolate = v8::Isolate::New(params);
+  v8::Isolate* isolate = asyncctx::host::NewIsolate(params);
   isolate->SetMicrotasksPolicy(v8::MicrotasksPolicy::kExplicit);
 
   int exit_code = 0;
   {
     v8::Isolate::Scope isolate_scope(isolate);
-    Host host(isolate, platform.get());
+    Host host(isolate, platform);
 
     asyncctx::RuntimeOptions options;
-    options.platform = platform.get();
+    options.platform = platform;
     // Runs in the frame that rejected the promise: the logger finds the
     // request that failed.
     options.on_unhandled_rejection = [&host](v8::Local<v8::Context> context,
                                              v8::Local<v8::Promise> promise,
                                              v8::Local<v8::Value> reason) {
-      host.logger().Log(context, "unhandled rejection: " +
-                                     ToUtf8(context->GetIsolate(), reason));
+      host.logger().Log(
+          context,
+          "unhandled rejection: " + ToUtf8(v8::Isolate::GetCurrent(), reason));
     };
     std::unique_ptr<asyncctx::Runtime> runtime =
         asyncctx::Runtime::Create(isolate, std::move(options));
@@ -445,8 +447,7 @@ int main(int argc, char* argv[]) {
     host.Dispose();
     runtime.reset();
   }
-  isolate->Dispose();
-  v8::V8::Dispose();
-  v8::V8::DisposePlatform();
+  asyncctx::host::DisposeIsolate(isolate);
+  asyncctx::host::ShutdownV8();
   return exit_code;
 }

@@ -12,7 +12,7 @@
 #include <utility>
 
 #include "asyncctx/asyncctx.h"
-#include "libplatform/libplatform.h"
+#include "tools/v8_host/v8_host.h"
 #include "v8.h"
 
 const char kScript[] = R"js(
@@ -32,22 +32,23 @@ static void Print(const v8::FunctionCallbackInfo<v8::Value>& info) {
 
 int main(int argc, char* argv[]) {
   const char* source = argc > 1 ? argv[1] : kScript;
-  v8::V8::InitializeICUDefaultLocation(argv[0]);
-  std::unique_ptr<v8::Platform> platform = v8::platform::NewDefaultPlatform();
-  v8::V8::InitializePlatform(platform.get());
-  v8::V8::Initialize();
+  // V8 and its platform: with Debian's V8 10.2 this is
+  // v8::platform::NewDefaultPlatform(), V8::InitializePlatform() and
+  // V8::Initialize() (tools/v8_host/v8_host_libnode.cc); inside a node binary
+  // it is Node's platform (tools/v8_host/v8_host_node.cc).
+  v8::Platform* platform = asyncctx::host::InitializeV8(argv[0]);
   std::unique_ptr<v8::ArrayBuffer::Allocator> allocator(
       v8::ArrayBuffer::Allocator::NewDefaultAllocator());
   v8::Isolate::CreateParams params;
   params.array_buffer_allocator = allocator.get();
-  v8::Isolate* isolate = v8::Isolate::New(params);
+  v8::Isolate* isolate = asyncctx::host::NewIsolate(params);
   // asyncctx runs the checkpoints (CallbackScope, Runtime::RunMicrotasks).
   isolate->SetMicrotasksPolicy(v8::MicrotasksPolicy::kExplicit);
   int exit_code = 0;
   {
     v8::Isolate::Scope isolate_scope(isolate);
     asyncctx::RuntimeOptions options;
-    options.platform = platform.get();  // for batched destroy hooks
+    options.platform = platform;  // for batched destroy hooks
     auto runtime = asyncctx::Runtime::Create(isolate, std::move(options));
     v8::HandleScope handle_scope(isolate);
     v8::Local<v8::Context> context = v8::Context::New(isolate);
@@ -69,8 +70,7 @@ int main(int argc, char* argv[]) {
     }
     runtime->RunMicrotasks(context);
   }  // The runtime goes before the isolate.
-  isolate->Dispose();
-  v8::V8::Dispose();
-  v8::V8::DisposePlatform();
+  asyncctx::host::DisposeIsolate(isolate);
+  asyncctx::host::ShutdownV8();
   return exit_code;
 }

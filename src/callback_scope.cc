@@ -14,16 +14,28 @@ namespace asyncctx {
 
 namespace {
 
-void CallHook(v8::Isolate* isolate,
+// Returns true when the hook was terminated and V8 has already ended the
+// termination (V8 >= 12, see compat::kV8EndsTerminationAtTheTop).
+bool CallHook(v8::Isolate* isolate,
               v8::Local<v8::Context> context,
               const v8::Global<v8::Function>& hook,
               double async_id) {
   v8::Local<v8::Function> fn = hook.Get(isolate);
   if (fn.IsEmpty())
-    return;
+    return false;
   v8::Local<v8::Value> argv[] = {v8::Number::New(isolate, async_id)};
   // Hook exceptions are reported by the JavaScript layer itself.
-  (void)fn->Call(context, v8::Undefined(isolate), 1, argv).IsEmpty();
+  if (!compat::kV8EndsTerminationAtTheTop) {
+    (void)fn->Call(context, v8::Undefined(isolate), 1, argv).IsEmpty();
+    return false;
+  }
+  bool terminated;
+  {
+    v8::TryCatch try_catch(isolate);
+    (void)fn->Call(context, v8::Undefined(isolate), 1, argv).IsEmpty();
+    terminated = try_catch.HasTerminated();
+  }
+  return terminated && !isolate->IsExecutionTerminating();
 }
 
 }  // namespace
@@ -76,8 +88,11 @@ CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
   runtime_->SetHostResource(depth_before_, resource);
   resource->open_scopes_++;
   runtime_->EnterFrame(state, context, resource->frame());
-  if (state->HasHooks(kHookBefore)) {
-    CallHook(isolate_, context, state->emit_before, async_id_);
+  if (state->HasHooks(kHookBefore) &&
+      CallHook(isolate_, context, state->emit_before, async_id_)) {
+    // Terminate again, so that the host's callback does not run after its
+    // hook was terminated (V8 10.2 kept the termination by itself).
+    isolate_->TerminateExecution();
   }
 }
 
@@ -97,7 +112,10 @@ CallbackScope::~CallbackScope() {
   if (isolate->IsExecutionTerminating())
     terminated_ = true;
   if (!failed_ && !terminated_ && state->HasHooks(kHookAfter)) {
-    CallHook(isolate, context, state->emit_after, async_id_);
+    // A terminated hook counts even where V8 >= 12 has already ended the
+    // termination by the time CallHook returns.
+    if (CallHook(isolate, context, state->emit_after, async_id_))
+      terminated_ = true;
   }
 
   // The `after` hooks themselves may have been terminated (a watchdog, or a

@@ -18,15 +18,20 @@
 #ifndef ASYNCCTX_SRC_V8_COMPAT_H_
 #define ASYNCCTX_SRC_V8_COMPAT_H_
 
+#include <atomic>
+
 #include <vector>
+#include "v8-callbacks.h"
 
 #include "v8-context.h"
+#include "v8-function-callback.h"
 #include "v8-isolate.h"
 #include "v8-local-handle.h"
 #include "v8-message.h"
 #include "v8-object.h"
 #include "v8-primitive.h"
 #include "v8-script.h"
+#include "v8-value.h"
 #include "v8-version.h"
 
 namespace asyncctx {
@@ -38,6 +43,15 @@ namespace compat {
 inline constexpr bool kV8PropagatesThenables = true;
 #else
 inline constexpr bool kV8PropagatesThenables = false;
+#endif
+
+#if V8_MAJOR_VERSION >= 12
+// A TerminateExecution() that unwinds to C++ with no JavaScript left on the
+// stack ends there: the isolate is no longer terminating once the call
+// returns (V8 10.2 kept terminating until the host's TryCatch was left).
+inline constexpr bool kV8EndsTerminationAtTheTop = true;
+#else
+inline constexpr bool kV8EndsTerminationAtTheTop = false;
 #endif
 
 #if V8_MAJOR_VERSION >= 12
@@ -139,6 +153,59 @@ inline v8::ScriptOrigin MakeScriptOrigin(v8::Isolate* isolate,
 #endif
 }
 
+// FunctionCallbackInfo::Holder() is gone in V8 13; This() is the receiver
+// the signature checked.
+template <typename T>
+inline v8::Local<v8::Object> HolderOf(const v8::FunctionCallbackInfo<T>& info) {
+#if V8_MAJOR_VERSION >= 13
+  return info.This();
+#else
+  return info.Holder();
+#endif
+}
+
+// Object::GetPrototype() is gone in V8 14; GetPrototypeV2() differs only for
+// global proxies (it does not skip their hidden prototype).
+inline v8::Local<v8::Value> GetPrototype(v8::Local<v8::Object> object) {
+#if V8_MAJOR_VERSION >= 14
+  return object->GetPrototypeV2();
+#else
+  return object->GetPrototype();
+#endif
+}
+
+// Copies all of `string` as UTF-16 into `buffer` (string->Length() units).
+inline void WriteUtf16(v8::Isolate* isolate,
+                       v8::Local<v8::String> string,
+                       uint16_t* buffer) {
+#if V8_MAJOR_VERSION >= 14
+  string->WriteV2(isolate, 0, static_cast<uint32_t>(string->Length()), buffer);
+#else
+  string->Write(isolate, buffer);
+#endif
+}
+
+// The OOM handler gets (location, is_heap_oom) on every V8; from V8 10.5 V8
+// itself passes an OOMDetails. One handler per process (the last one set).
+using OOMHandler = void (*)(const char* location, bool is_heap_oom);
+inline std::atomic<OOMHandler>& CurrentOOMHandler() {
+  static std::atomic<OOMHandler> handler{nullptr};
+  return handler;
+}
+inline void SetOOMErrorHandler(v8::Isolate* isolate, OOMHandler handler) {
+  CurrentOOMHandler().store(handler);
+#if V8_MAJOR_VERSION > 10 || (V8_MAJOR_VERSION == 10 && V8_MINOR_VERSION >= 5)
+  isolate->SetOOMErrorHandler(
+      [](const char* location, const v8::OOMDetails& details) {
+        CurrentOOMHandler().load()(location, details.is_heap_oom);
+      });
+#else
+  isolate->SetOOMErrorHandler([](const char* location, bool is_heap_oom) {
+    CurrentOOMHandler().load()(location, is_heap_oom);
+  });
+#endif
+}
+
 // --- ES modules (src/node_module.cc and the shell's module loader) ---------
 // Added for node:async_hooks and the shell's module loader. (The resolve and
 // dynamic-import callback types are the same from V8 10.2 on, apart from the
@@ -149,13 +216,13 @@ inline v8::ScriptOrigin MakeScriptOrigin(v8::Isolate* isolate,
 inline v8::Local<v8::Module> CreateSyntheticModule(
     v8::Isolate* isolate,
     v8::Local<v8::String> name,
-    const std::vector<v8::Local<v8::String>>& export_names,
+    const std::vector<v8::Local<v8::String> >& export_names,
     v8::Module::SyntheticModuleEvaluationSteps steps) {
 #if V8_MAJOR_VERSION >= 12
   return v8::Module::CreateSyntheticModule(
       isolate, name,
-      v8::MemorySpan<const v8::Local<v8::String>>(export_names.data(),
-                                                  export_names.size()),
+      v8::MemorySpan<const v8::Local<v8::String> >(export_names.data(),
+                                                   export_names.size()),
       steps);
 #else
   return v8::Module::CreateSyntheticModule(isolate, name, export_names, steps);

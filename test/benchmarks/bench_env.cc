@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <utility>
 
-#include "libplatform/libplatform.h"
+#include "tools/v8_host/v8_host.h"
 #include "v8-array-buffer.h"
 #include "v8-exception.h"
 #include "v8-function.h"
@@ -60,7 +60,7 @@ JsEnv::JsEnv(bool install, RuntimeOptions options)
     : allocator_(v8::ArrayBuffer::Allocator::NewDefaultAllocator()) {
   v8::Isolate::CreateParams params;
   params.array_buffer_allocator = allocator_.get();
-  isolate_ = v8::Isolate::New(params);
+  isolate_ = host::NewIsolate(params);
   isolate_->SetMicrotasksPolicy(v8::MicrotasksPolicy::kExplicit);
   v8::Isolate::Scope isolate_scope(isolate_);
   v8::HandleScope handle_scope(isolate_);
@@ -111,7 +111,7 @@ JsEnv::~JsEnv() {
     context_.Reset();
     runtime_.reset();
   }
-  isolate_->Dispose();
+  host::DisposeIsolate(isolate_);
 }
 
 void JsEnv::Run(const std::string& source) {
@@ -168,7 +168,7 @@ void JsEnv::CollectGarbageAndPump() {
 
 void JsEnv::PumpTasks() {
   Scope scope(*this);
-  while (v8::platform::PumpMessageLoop(Platform(), isolate_)) {
+  while (host::PumpMessageLoop(isolate_)) {
   }
   if (runtime_) {
     runtime_->RunMicrotasks(context());

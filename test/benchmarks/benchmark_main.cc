@@ -23,15 +23,13 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
-#include "libplatform/libplatform.h"
 #include "test/benchmarks/bench_env.h"
+#include "tools/v8_host/v8_host.h"
 #include "v8-initialization.h"
 
 namespace asyncctx {
 namespace bench {
 namespace {
-
-std::unique_ptr<v8::Platform> g_platform;
 
 struct SummaryRow {
   std::string name;
@@ -165,7 +163,7 @@ std::string FlagValue(int argc, char** argv, const char* flag) {
 }  // namespace
 
 v8::Platform* Platform() {
-  return g_platform.get();
+  return host::Platform();
 }
 
 }  // namespace bench
@@ -191,9 +189,8 @@ int main(int argc, char** argv) {
   v8::V8::SetFlagsFromString("--expose-gc");
   if (!js_flags.empty())
     v8::V8::SetFlagsFromString(js_flags.c_str());
-  asyncctx::bench::g_platform = v8::platform::NewDefaultPlatform();
-  v8::V8::InitializePlatform(asyncctx::bench::g_platform.get());
-  v8::V8::Initialize();
+  // V8 and its platform come from the host adapter (tools/v8_host).
+  asyncctx::host::InitializeV8(argv[0]);
 
   std::unique_ptr<benchmark::BenchmarkReporter> display;
   FILE* summary_out = stdout;
@@ -211,7 +208,6 @@ int main(int argc, char** argv) {
   std::fflush(summary_out);
   benchmark::Shutdown();
 
-  v8::V8::Dispose();
-  v8::V8::DisposePlatform();
+  asyncctx::host::ShutdownV8();
   return 0;
 }

@@ -28,12 +28,14 @@ anything failed.
 """
 
 import argparse
+import atexit
 import concurrent.futures
 import os
 import re
 import shlex
 import signal
 import subprocess
+import tempfile
 import sys
 import threading
 import time
@@ -135,9 +137,30 @@ def process_output(stdout, stderr):
     return "\n".join(parts)
 
 
+# A script run before harness.js (and before each *_expect.js) that declares `const V8_VERSION = [major,
+# minor]`, the V8 of the shell under test (from `asyncctx_shell --version`),
+# for the cases whose expected result differs by V8 generation (a global
+# lexical binding: no property of globalThis). Set by main().
+V8_PRELUDE = []
+
+
+def write_v8_prelude(shell_cmd):
+    p = subprocess.run(shell_cmd + ["--version"], stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, text=True)
+    m = re.search(r"^V8 (\d+)\.(\d+)", p.stdout, re.MULTILINE)
+    if not m:
+        return []
+    fd, path = tempfile.mkstemp(prefix="asyncctx-v8-", suffix=".js")
+    with os.fdopen(fd, "w") as f:
+        f.write("// The V8 of the shell under test (test/js/run_tests.py).\n"
+                "const V8_VERSION = Object.freeze([%s, %s]);\n" % m.groups())
+    atexit.register(os.remove, path)
+    return [path]
+
+
 def run_test_file(path, shell_cmd, timeout):
     result = Result(path)
-    cmd = shell_cmd + [rel(HARNESS), rel(path)]
+    cmd = shell_cmd + V8_PRELUDE + [rel(HARNESS), rel(path)]
     rc, out, err, result.seconds = run_process(cmd, timeout)
     result.output = out + err
 
@@ -223,7 +246,7 @@ def run_expect_file(path, shell_cmd, timeout):
     except (ValueError, re.error) as e:
         result.failed.append([None, "bad header: %s" % e])
         return result
-    cmd = shell_cmd + expect["args"] + [rel(path)]
+    cmd = shell_cmd + expect["args"] + V8_PRELUDE + [rel(path)]
     rc, out, err, result.seconds = run_process(cmd, timeout)
     result.output = out + err
     problems = []
@@ -309,6 +332,7 @@ def main():
         return 1
     shell_cmd = shlex.split(os.environ.get("ASYNCCTX_SHELL_PREFIX", "")) + \
         [shell]
+    V8_PRELUDE[:] = write_v8_prelude(shell_cmd)
 
     files = discover(args.files, args.filter)
     if not files:

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "src/v8_compat.h"
 #include "test/unittests/v8_fixture.h"
 #include "v8-exception.h"
 #include "v8-function.h"
@@ -23,8 +24,8 @@ namespace asyncctx {
 namespace test {
 namespace {
 
-// What the native functions of a test reach (v8::External's API differs
-// between V8 versions; tests stay out of src/v8_compat.h).
+// What the native functions of a test reach (a global rather than a
+// v8::External, whose API differs between V8 versions).
 void* g_data = nullptr;
 
 template <typename T>
@@ -36,7 +37,7 @@ void SetFunction(v8::Local<v8::Context> context,
                  const char* name,
                  v8::FunctionCallback callback,
                  void* data = nullptr) {
-  v8::Isolate* isolate = context->GetIsolate();
+  v8::Isolate* isolate = compat::IsolateOf(context);
   if (data != nullptr)
     g_data = data;
   context->Global()
@@ -47,7 +48,7 @@ void SetFunction(v8::Local<v8::Context> context,
 
 v8::Local<v8::Function> CompileFunction(v8::Local<v8::Context> context,
                                         const char* source) {
-  v8::Isolate* isolate = context->GetIsolate();
+  v8::Isolate* isolate = compat::IsolateOf(context);
   v8::Context::Scope scope(context);
   return v8::Script::Compile(
              context, v8::String::NewFromUtf8(isolate, source).ToLocalChecked())
@@ -58,7 +59,7 @@ v8::Local<v8::Function> CompileFunction(v8::Local<v8::Context> context,
 }
 
 std::string RunIn(v8::Local<v8::Context> context, const char* source) {
-  v8::Isolate* isolate = context->GetIsolate();
+  v8::Isolate* isolate = compat::IsolateOf(context);
   v8::Context::Scope scope(context);
   v8::Local<v8::Value> result =
       v8::Script::Compile(
@@ -311,7 +312,7 @@ TEST(EmbedderMakeCallbackTest, ExceptionsReachTheHostTryCatch) {
                                       v8::Local<v8::Value> exception,
                                       v8::Local<v8::Message>) {
     uncaught.push_back(
-        *v8::String::Utf8Value(context->GetIsolate(), exception));
+        *v8::String::Utf8Value(compat::IsolateOf(context), exception));
   };
   TestIsolate env(std::move(options));
   v8::Isolate* isolate = env.isolate();

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "src/v8_compat.h"
 #include "test/unittests/v8_fixture.h"
 #include "v8-function.h"
 #include "v8-primitive.h"
@@ -75,7 +76,8 @@ TEST(UncaughtTest, MicrotaskExceptionsReachTheHostInTheirFrames) {
   options.on_uncaught_exception = [&](v8::Local<v8::Context> context,
                                       v8::Local<v8::Value> exception,
                                       v8::Local<v8::Message>) {
-    errors.push_back(*v8::String::Utf8Value(context->GetIsolate(), exception));
+    errors.push_back(
+        *v8::String::Utf8Value(compat::IsolateOf(context), exception));
   };
   TestIsolate env(std::move(options));
   v8::Isolate::Scope isolate_scope(env.isolate());
@@ -100,7 +102,7 @@ TEST(UnhandledRejectionTest, ReportedInTheRejectingFrame) {
   options.on_unhandled_rejection = [&](v8::Local<v8::Context> context,
                                        v8::Local<v8::Promise>,
                                        v8::Local<v8::Value> reason) {
-    v8::Isolate* isolate = context->GetIsolate();
+    v8::Isolate* isolate = compat::IsolateOf(context);
     v8::Local<v8::Value> store =
         v8::Script::Compile(context, v8::String::NewFromUtf8Literal(
                                          isolate, "String(als.getStore())"))

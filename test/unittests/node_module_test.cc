@@ -6,6 +6,7 @@
 #include <string>
 
 #include "asyncctx/module.h"
+#include "src/v8_compat.h"
 #include "test/unittests/v8_fixture.h"
 #include "v8-exception.h"
 #include "v8-primitive.h"
@@ -32,9 +33,8 @@ v8::MaybeLocal<v8::Module> Resolve(v8::Local<v8::Context> context,
 }
 
 v8::Local<v8::Module> Compile(v8::Isolate* isolate, const std::string& code) {
-  v8::ScriptOrigin origin(
-      isolate, v8::String::NewFromUtf8Literal(isolate, "test.mjs"), 0, 0, false,
-      -1, v8::Local<v8::Value>(), false, false, true);
+  v8::ScriptOrigin origin = compat::MakeModuleOrigin(
+      isolate, v8::String::NewFromUtf8Literal(isolate, "test.mjs"));
   v8::ScriptCompiler::Source source(
       v8::String::NewFromUtf8(isolate, code.c_str()).ToLocalChecked(), origin);
   return v8::ScriptCompiler::CompileModule(isolate, &source).ToLocalChecked();

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "src/v8_compat.h"
 #include "test/unittests/v8_fixture.h"
 #include "v8-container.h"
 #include "v8-function.h"
@@ -71,7 +72,8 @@ TEST(UnhandledRejectionTest, LateCatchInAnyOrderIsNotReported) {
   options.on_unhandled_rejection = [&](v8::Local<v8::Context> context,
                                        v8::Local<v8::Promise>,
                                        v8::Local<v8::Value> reason) {
-    reports.push_back(*v8::String::Utf8Value(context->GetIsolate(), reason));
+    reports.push_back(
+        *v8::String::Utf8Value(compat::IsolateOf(context), reason));
   };
   TestIsolate env(std::move(options));
   v8::Isolate::Scope isolate_scope(env.isolate());

@@ -9,8 +9,8 @@
 #include <cstdlib>
 
 #include "gtest/gtest.h"
-#include "libplatform/libplatform.h"
 #include "test/unittests/v8_fixture.h"
+#include "tools/v8_host/v8_host.h"
 #include "v8-container.h"
 #include "v8-exception.h"
 #include "v8-external.h"
@@ -308,7 +308,7 @@ void RequestLoop::SetTimer(const v8::FunctionCallbackInfo<v8::Value>& info) {
 }
 
 void RequestLoop::PumpPlatform() {
-  while (v8::platform::PumpMessageLoop(TestPlatform(), isolate_)) {
+  while (host::PumpMessageLoop(isolate_)) {
   }
 }
 

@@ -20,9 +20,9 @@
 #include <thread>
 #include <vector>
 
-#include "libplatform/libplatform.h"
 #include "test/unittests/request_workload.h"
 #include "test/unittests/v8_fixture.h"
+#include "tools/v8_host/v8_host.h"
 #include "v8-primitive.h"
 #include "v8-script.h"
 
@@ -102,7 +102,7 @@ void ChurnOneIsolate(int cycle, int variant) {
       v8::ArrayBuffer::Allocator::NewDefaultAllocator());
   v8::Isolate::CreateParams params;
   params.array_buffer_allocator = allocator.get();
-  v8::Isolate* isolate = v8::Isolate::New(params);
+  v8::Isolate* isolate = host::NewIsolate(params);
   isolate->SetMicrotasksPolicy(v8::MicrotasksPolicy::kExplicit);
   {
     v8::Isolate::Scope isolate_scope(isolate);
@@ -165,7 +165,7 @@ void ChurnOneIsolate(int cycle, int variant) {
     if (variant == 2) {
       isolate->RequestGarbageCollectionForTesting(
           v8::Isolate::kFullGarbageCollection);
-      while (v8::platform::PumpMessageLoop(TestPlatform(), isolate)) {
+      while (host::PumpMessageLoop(isolate)) {
       }
     } else {
       (void)loop->RunTimers(4);
@@ -184,8 +184,7 @@ void ChurnOneIsolate(int cycle, int variant) {
         break;
     }
   }
-  v8::platform::NotifyIsolateShutdown(TestPlatform(), isolate);
-  isolate->Dispose();
+  host::DisposeIsolate(isolate);
 }
 
 TEST(StressTest, IsolatesCreatedAndDisposedWithWorkPendingReturnMemory) {

@@ -5,19 +5,15 @@
 #include <memory>
 
 #include "gtest/gtest.h"
-#include "libplatform/libplatform.h"
 #include "test/unittests/v8_fixture.h"
+#include "tools/v8_host/v8_host.h"
 #include "v8-initialization.h"
 
 namespace asyncctx {
 namespace test {
 
-namespace {
-std::unique_ptr<v8::Platform> g_platform;
-}  // namespace
-
 v8::Platform* TestPlatform() {
-  return g_platform.get();
+  return host::Platform();
 }
 
 }  // namespace test
@@ -28,11 +24,9 @@ int main(int argc, char** argv) {
   // gc() is used by memory tests; RequestGarbageCollectionForTesting needs
   // --expose-gc too.
   v8::V8::SetFlagsFromString("--expose-gc");
-  asyncctx::test::g_platform = v8::platform::NewDefaultPlatform();
-  v8::V8::InitializePlatform(asyncctx::test::g_platform.get());
-  v8::V8::Initialize();
+  // V8 and its platform come from the host adapter (tools/v8_host).
+  asyncctx::host::InitializeV8(argv[0]);
   int result = RUN_ALL_TESTS();
-  v8::V8::Dispose();
-  v8::V8::DisposePlatform();
+  asyncctx::host::ShutdownV8();
   return result;
 }

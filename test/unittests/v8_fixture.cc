@@ -2,7 +2,8 @@
 
 #include "test/unittests/v8_fixture.h"
 
-#include "libplatform/libplatform.h"
+#include "tools/v8_host/v8_host.h"
+
 #include "v8-exception.h"
 #include "v8-function.h"
 #include "v8-primitive.h"
@@ -15,7 +16,7 @@ TestIsolate::TestIsolate(RuntimeOptions options)
     : allocator_(v8::ArrayBuffer::Allocator::NewDefaultAllocator()) {
   v8::Isolate::CreateParams params;
   params.array_buffer_allocator = allocator_.get();
-  isolate_ = v8::Isolate::New(params);
+  isolate_ = host::NewIsolate(params);
   isolate_->SetMicrotasksPolicy(v8::MicrotasksPolicy::kExplicit);
   if (options.platform == nullptr)
     options.platform = TestPlatform();
@@ -33,7 +34,7 @@ TestIsolate::~TestIsolate() {
     context_.Reset();
     runtime_.reset();
   }
-  isolate_->Dispose();
+  host::DisposeIsolate(isolate_);
 }
 
 v8::Local<v8::Value> TestIsolate::Run(const std::string& source) {
@@ -83,7 +84,7 @@ double TestIsolate::RunNumber(const std::string& source) {
 
 void TestIsolate::PumpTasks() {
   v8::HandleScope scope(isolate_);
-  while (v8::platform::PumpMessageLoop(TestPlatform(), isolate_)) {
+  while (host::PumpMessageLoop(isolate_)) {
   }
   runtime_->RunMicrotasks(context());
 }

@@ -6,8 +6,9 @@
 #include <utility>
 
 #include "asyncctx/callback_scope.h"
-#include "libplatform/libplatform.h"
+#include "src/v8_compat.h"
 #include "tools/shell/error_reporter.h"
+#include "tools/v8_host/v8_host.h"
 #include "v8-microtask-queue.h"
 
 namespace asyncctx {
@@ -61,8 +62,8 @@ EventLoop::~EventLoop() {
   // are destroyed (a destroy hook) finds no task behind any of them.
   for (const std::unique_ptr<Task>& task : tasks_) {
     if (!task->object_.IsEmpty()) {
-      task->object_.Get(isolate_)->SetAlignedPointerInInternalField(kTaskField,
-                                                                    nullptr);
+      compat::SetInternalPointer(task->object_.Get(isolate_), kTaskField,
+                                 nullptr);
     }
   }
   timers_.clear();
@@ -84,7 +85,7 @@ Task* EventLoop::Start(Task::Kind kind,
       new Task(this, kind, object, callback, args, delay_ms, repeat));
   Task* task = owned.get();
   task->owner_position_ = tasks_.insert(tasks_.end(), std::move(owned));
-  object->SetAlignedPointerInInternalField(kTaskField, task);
+  compat::SetInternalPointer(object, kTaskField, task);
   CreateResource(task);
   if (kind == Task::Kind::kTimeout) {
     Schedule(task, Clock::now());
@@ -250,7 +251,7 @@ void EventLoop::RunImmediates() {
 void EventLoop::RunPlatformTasks() {
   bool ran = false;
   while (!reporter_->failed() &&
-         v8::platform::PumpMessageLoop(platform_, isolate_)) {
+         asyncctx::host::PumpMessageLoop(isolate_)) {
     ran = true;
   }
   // Platform tasks run outside any CallbackScope; give the promise jobs they

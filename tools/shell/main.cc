@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "asyncctx/version.h"
-#include "libplatform/libplatform.h"
 #include "tools/shell/flags.h"
 #include "tools/shell/performance.h"
 #include "tools/shell/script.h"
 #include "tools/shell/shell.h"
+#include "tools/v8_host/v8_host.h"
 #include "v8-array-buffer.h"
 #include "v8-initialization.h"
 #include "v8-isolate.h"
@@ -70,16 +70,14 @@ int main(int argc, char* argv[]) {
 
   if (!flags.v8_flags.empty())
     v8::V8::SetFlagsFromString(flags.v8_flags.c_str());
-  v8::V8::InitializeICUDefaultLocation(argv[0]);
-  std::unique_ptr<v8::Platform> platform = v8::platform::NewDefaultPlatform();
-  v8::V8::InitializePlatform(platform.get());
-  v8::V8::Initialize();
+  // V8 and its platform come from the host adapter (tools/v8_host).
+  v8::Platform* platform = asyncctx::host::InitializeV8(argv[0]);
 
   std::unique_ptr<v8::ArrayBuffer::Allocator> allocator(
       v8::ArrayBuffer::Allocator::NewDefaultAllocator());
   v8::Isolate::CreateParams params;
   params.array_buffer_allocator = allocator.get();
-  v8::Isolate* isolate = v8::Isolate::New(params);
+  v8::Isolate* isolate = asyncctx::host::NewIsolate(params);
   // asyncctx runs checkpoints itself: after each CallbackScope and each
   // script (Runtime::RunMicrotasks).
   isolate->SetMicrotasksPolicy(v8::MicrotasksPolicy::kExplicit);
@@ -87,13 +85,12 @@ int main(int argc, char* argv[]) {
   int exit_code;
   {
     v8::Isolate::Scope isolate_scope(isolate);
-    asyncctx::shell::Shell shell(isolate, platform.get(), &origin);
+    asyncctx::shell::Shell shell(isolate, platform, &origin);
     shell.set_bench_natives(flags.bench_natives);
     exit_code = shell.Initialize() ? shell.Run(files) : 1;
     // ~Shell disposes the runtime before the isolate goes.
   }
-  isolate->Dispose();
-  v8::V8::Dispose();
-  v8::V8::DisposePlatform();
+  asyncctx::host::DisposeIsolate(isolate);
+  asyncctx::host::ShutdownV8();
   return exit_code;
 }

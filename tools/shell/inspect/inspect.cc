@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "src/v8_compat.h"
 #include "tools/shell/bindings.h"
 #include "tools/shell/inspect/inspect_primitives.h"
 #include "v8-array-buffer.h"
@@ -93,7 +94,7 @@ std::string GetPrefix(const std::optional<std::string>& constructor,
 class Inspector {
  public:
   Inspector(v8::Local<v8::Context> context, const InspectOptions& options)
-      : isolate_(context->GetIsolate()),
+      : isolate_(compat::IsolateOf(context)),
         context_(context),
         depth_(options.depth),
         show_hidden_(options.show_hidden) {}
@@ -421,7 +422,7 @@ bool Inspector::GetConstructorName(v8::Local<v8::Object> object,
         }
       }
     }
-    current = holder->GetPrototype();
+    current = compat::GetPrototype(holder);
     if (first_proto.IsEmpty())
       first_proto = current;
   }
@@ -1010,7 +1011,7 @@ bool Inspector::FunctionBase(v8::Local<v8::Function> function,
     if (!tag.empty() && constructor != tag)
       base += " [" + tag + "]";
     if (constructor) {
-      v8::Local<v8::Value> parent = function->GetPrototype();
+      v8::Local<v8::Value> parent = compat::GetPrototype(function);
       v8::Local<v8::Value> parent_name;
       if (parent->IsObject()) {
         if (!GetProperty(parent.As<v8::Object>(), "name", &parent_name))
