@@ -417,9 +417,8 @@ int main(int argc, char* argv[]) {
     options.on_unhandled_rejection = [&host](v8::Local<v8::Context> context,
                                              v8::Local<v8::Promise> promise,
                                              v8::Local<v8::Value> reason) {
-      host.logger().Log(
-          context,
-          "unhandled rejection: " + ToUtf8(v8::Isolate::GetCurrent(), reason));
+      host.logger().Log(context, "unhandled rejection: " +
+                                     ToUtf8(v8::Isolate::GetCurrent(), reason));
     };
     std::unique_ptr<asyncctx::Runtime> runtime =
         asyncctx::Runtime::Create(isolate, std::move(options));

@@ -250,8 +250,7 @@ void EventLoop::RunImmediates() {
 
 void EventLoop::RunPlatformTasks() {
   bool ran = false;
-  while (!reporter_->failed() &&
-         asyncctx::host::PumpMessageLoop(isolate_)) {
+  while (!reporter_->failed() && asyncctx::host::PumpMessageLoop(isolate_)) {
     ran = true;
   }
   // Platform tasks run outside any CallbackScope; give the promise jobs they

@@ -203,8 +203,8 @@ void Timers::IllegalConstructor(
 bool Timers::Unwrap(const v8::FunctionCallbackInfo<v8::Value>& info,
                     Task** task) {
   // The signature guarantees the holder is a Timeout or Immediate.
-  *task = static_cast<Task*>(compat::GetInternalPointer(
-      compat::HolderOf(info), EventLoop::kTaskField));
+  *task = static_cast<Task*>(compat::GetInternalPointer(compat::HolderOf(info),
+                                                        EventLoop::kTaskField));
   return *task != nullptr;
 }
 

@@ -240,8 +240,7 @@ NODE_MODULE_INIT(/* exports, module, context */) {
     asyncctx::host::g_platform =
         node::GetMultiIsolatePlatform(node::GetCurrentEnvironment(context));
     asyncctx::host::g_delegates =
-        new std::map<v8::Isolate*,
-                     std::unique_ptr<asyncctx::host::Delegate>>();
+        new std::map<v8::Isolate*, std::unique_ptr<asyncctx::host::Delegate>>();
   }
   exports
       ->Set(context, v8::String::NewFromUtf8Literal(isolate, "main"),
