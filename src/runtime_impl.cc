@@ -13,6 +13,7 @@
 #include "src/errors.h"
 #include "src/js_bindings.h"
 #include "src/js_sources.h"
+#include "src/runtime_registry.h"
 #include "src/v8_compat.h"
 #include "src/v8_string.h"
 #include "v8-container.h"
@@ -65,11 +66,22 @@ absl::StatusOr<std::unique_ptr<Runtime>> Runtime::New(v8::Isolate* isolate,
     return absl::InvalidArgumentError(
         "asyncctx: Runtime::New(): the isolate is null");
   }
-  if (isolate->GetData(kIsolateDataSlot) != nullptr) {
-    return absl::AlreadyExistsError(absl::StrCat(
-        "asyncctx: Runtime::New(): this isolate already has a runtime (or "
-        "another user of isolate data slot ",
-        kIsolateDataSlot, ")"));
+  uint32_t slot = options.isolate_data_slot;
+  if (slot >= v8::Isolate::GetNumberOfDataSlots()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("asyncctx: Runtime::New(): isolate_data_slot ", slot,
+                     " is out of range (the isolate has ",
+                     v8::Isolate::GetNumberOfDataSlots(), " data slots)"));
+  }
+  if (RuntimeRegistry::Find(isolate) != nullptr) {
+    return absl::AlreadyExistsError(
+        "asyncctx: Runtime::New(): this isolate already has a runtime");
+  }
+  if (isolate->GetData(slot) != nullptr) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("asyncctx: Runtime::New(): isolate data slot ", slot,
+                     " is already in use (choose another "
+                     "RuntimeOptions::isolate_data_slot)"));
   }
   return std::unique_ptr<Runtime>(
       std::make_unique<RuntimeImpl>(isolate, std::move(options)));
@@ -88,13 +100,13 @@ std::unique_ptr<Runtime> Runtime::Create(v8::Isolate* isolate,
 }
 
 Runtime* Runtime::From(v8::Isolate* isolate) {
-  return static_cast<Runtime*>(isolate->GetData(kIsolateDataSlot));
+  return RuntimeRegistry::Find(isolate);
 }
 
 Runtime::~Runtime() = default;
 
 RuntimeImpl* RuntimeForOrDie(v8::Isolate* isolate, const char* api) {
-  auto* runtime = static_cast<RuntimeImpl*>(isolate->GetData(kIsolateDataSlot));
+  RuntimeImpl* runtime = RuntimeRegistry::Find(isolate);
   if (runtime == nullptr) {
     FatalUsage(api,
                "this isolate has no asyncctx::Runtime (create one with "
@@ -118,7 +130,8 @@ RuntimeImpl::RuntimeImpl(v8::Isolate* isolate, RuntimeOptions options)
   }
   if (!options_.on_fatal_error)
     options_.on_fatal_error = DefaultFatalErrorHandler;
-  isolate->SetData(kIsolateDataSlot, this);
+  isolate->SetData(options_.isolate_data_slot, this);
+  RuntimeRegistry::Add(isolate, this);
 
   // V8 owns the execution stack memory from here on: the backing store's
   // deleter unmaps it once neither this runtime nor any JavaScript view
@@ -186,7 +199,8 @@ RuntimeImpl::~RuntimeImpl() {
     }
   }
   states_.clear();
-  isolate->SetData(kIsolateDataSlot, nullptr);
+  RuntimeRegistry::Remove(isolate, this);
+  isolate->SetData(options_.isolate_data_slot, nullptr);
 }
 
 ContextState* RuntimeImpl::StateFor(v8::Local<v8::Context> context) const {
@@ -358,7 +372,7 @@ void RuntimeImpl::ReportUncaught(v8::Local<v8::Context> context,
 void RuntimeImpl::OnMessage(v8::Local<v8::Message> message,
                             v8::Local<v8::Value> error) {
   v8::Isolate* isolate = v8::Isolate::GetCurrent();
-  auto* runtime = static_cast<RuntimeImpl*>(isolate->GetData(kIsolateDataSlot));
+  RuntimeImpl* runtime = RuntimeRegistry::Find(isolate);
   if (runtime == nullptr)
     return;
   v8::Local<v8::Context> context = isolate->GetCurrentContext();
@@ -396,7 +410,7 @@ bool RuntimeImpl::IsStackOverflowInLayer(v8::Isolate* isolate,
 void RuntimeImpl::OnPromiseReject(v8::PromiseRejectMessage message) {
   v8::Local<v8::Promise> promise = message.GetPromise();
   v8::Isolate* isolate = v8::Isolate::GetCurrent();
-  auto* runtime = static_cast<RuntimeImpl*>(isolate->GetData(kIsolateDataSlot));
+  RuntimeImpl* runtime = RuntimeRegistry::Find(isolate);
   if (runtime == nullptr)
     return;
   switch (message.GetEvent()) {

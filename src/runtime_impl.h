@@ -37,6 +37,7 @@
 #include "src/destroy_queue.h"
 #include "src/execution_stack.h"
 #include "src/rejection_tracker.h"
+#include "src/runtime_registry.h"
 #include "v8-array-buffer.h"
 #include "v8-function.h"
 #include "v8-microtask-queue.h"
@@ -142,7 +143,7 @@ class RuntimeImpl final : public Runtime {
 
   // The runtime of `isolate`, or null.
   static RuntimeImpl* FromIsolate(v8::Isolate* isolate) {
-    return static_cast<RuntimeImpl*>(Runtime::From(isolate));
+    return RuntimeRegistry::Find(isolate);
   }
 
   // Distinguishes this runtime from every other one created in the process,

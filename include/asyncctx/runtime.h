@@ -47,8 +47,9 @@ namespace asyncctx {
 
 class Runtime;
 
-// The v8::Isolate data slot (Isolate::SetData) in which asyncctx keeps the
-// isolate's Runtime. Hosts must leave this slot alone.
+// The default v8::Isolate data slot (Isolate::SetData) in which asyncctx
+// keeps the isolate's Runtime (RuntimeOptions::isolate_data_slot chooses
+// another one).
 inline constexpr uint32_t kIsolateDataSlot = 3;
 
 // What Runtime::Install() puts on a context's global object. Each member is
@@ -128,6 +129,14 @@ struct RuntimeOptions {
   // the context as installed). Choose others if the host already uses them.
   int context_embedder_index = 40;
 
+  // The v8::Isolate data slot (Isolate::SetData, 0 to
+  // Isolate::GetNumberOfDataSlots() - 1) in which the runtime records itself,
+  // which reserves it: the host must leave it alone while the runtime
+  // exists. Choose another one if the host or another library already uses
+  // slot 3; isolates of one process may use different slots. The other
+  // slots are never read or written.
+  uint32_t isolate_data_slot = kIsolateDataSlot;
+
   // Platform used by the default TaskPoster. May be null when post_task is
   // given, or when the host calls Runtime::EmitPendingDestroys() itself.
   v8::Platform* platform = nullptr;
@@ -153,9 +162,10 @@ struct RuntimeOptions {
 class ASYNCCTX_EXPORT Runtime {
  public:
   // Creates the runtime for `isolate`. The isolate must outlive the runtime.
-  // Returns an error status, and creates nothing, if `isolate` is null
-  // (kInvalidArgument) or already has a runtime or another user of the
-  // isolate data slot (kAlreadyExists).
+  // Returns an error status, and creates nothing, if `isolate` is null or
+  // `options.isolate_data_slot` is not a slot of the isolate
+  // (kInvalidArgument), or if the isolate already has a runtime or that slot
+  // holds a value (kAlreadyExists).
   static absl::StatusOr<std::unique_ptr<Runtime>> New(
       v8::Isolate* isolate,
       RuntimeOptions options = {});
@@ -164,7 +174,9 @@ class ASYNCCTX_EXPORT Runtime {
   static std::unique_ptr<Runtime> Create(v8::Isolate* isolate,
                                          RuntimeOptions options = {});
 
-  // The runtime created for `isolate`, or null.
+  // The runtime created for `isolate`, or null; whatever slot it uses (a
+  // process-wide map from isolate to runtime, cached per thread, so the
+  // isolate's data slots are not read). Safe on any thread.
   static Runtime* From(v8::Isolate* isolate);
 
   virtual ~Runtime();

@@ -31,7 +31,7 @@ namespace shell {
 namespace {
 
 // The isolate data slot that points to the loader (asyncctx uses
-// asyncctx::kIsolateDataSlot).
+// RuntimeOptions::isolate_data_slot, by default asyncctx::kIsolateDataSlot).
 constexpr uint32_t kLoaderSlot = 0;
 
 std::string Dirname(const std::string& path) {

@@ -1,0 +1,81 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+
+#include "src/runtime_registry.h"
+
+#include <atomic>
+#include <cstdint>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/synchronization/mutex.h"
+
+namespace asyncctx {
+
+namespace {
+
+struct Registry {
+  absl::Mutex mutex;
+  absl::flat_hash_map<v8::Isolate*, RuntimeImpl*> runtimes
+      ABSL_GUARDED_BY(mutex);
+};
+
+Registry& TheRegistry() {
+  // Never destroyed: runtimes may outlive static destructors.
+  static Registry* const registry = new Registry;
+  return *registry;
+}
+
+// Bumped (under the registry's mutex) whenever a runtime is added or
+// removed: a thread's cached answer is valid only for the epoch it was read
+// in. Starts at 1 so that the empty cache (epoch 0) never matches.
+std::atomic<uint64_t> g_epoch{1};
+
+// The last answer of Find() on this thread.
+struct CachedLookup {
+  v8::Isolate* isolate;
+  RuntimeImpl* runtime;
+  uint64_t epoch;
+};
+thread_local CachedLookup t_last = {nullptr, nullptr, 0};
+
+}  // namespace
+
+bool RuntimeRegistry::Add(v8::Isolate* isolate, RuntimeImpl* runtime) {
+  Registry& registry = TheRegistry();
+  absl::MutexLock lock(&registry.mutex);
+  if (!registry.runtimes.try_emplace(isolate, runtime).second)
+    return false;
+  g_epoch.fetch_add(1, std::memory_order_release);
+  return true;
+}
+
+void RuntimeRegistry::Remove(v8::Isolate* isolate, RuntimeImpl* runtime) {
+  Registry& registry = TheRegistry();
+  absl::MutexLock lock(&registry.mutex);
+  auto it = registry.runtimes.find(isolate);
+  if (it == registry.runtimes.end() || it->second != runtime)
+    return;
+  registry.runtimes.erase(it);
+  g_epoch.fetch_add(1, std::memory_order_release);
+}
+
+RuntimeImpl* RuntimeRegistry::Find(v8::Isolate* isolate) {
+  CachedLookup& last = t_last;
+  if (last.isolate == isolate &&
+      last.epoch == g_epoch.load(std::memory_order_acquire)) {
+    return last.runtime;
+  }
+  return FindSlow(isolate);
+}
+
+RuntimeImpl* RuntimeRegistry::FindSlow(v8::Isolate* isolate) {
+  Registry& registry = TheRegistry();
+  absl::MutexLock lock(&registry.mutex);
+  auto it = registry.runtimes.find(isolate);
+  RuntimeImpl* runtime = it == registry.runtimes.end() ? nullptr : it->second;
+  // Read under the mutex: no Add or Remove can slip in between.
+  t_last = {isolate, runtime, g_epoch.load(std::memory_order_relaxed)};
+  return runtime;
+}
+
+}  // namespace asyncctx
