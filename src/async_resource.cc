@@ -92,9 +92,8 @@ AsyncResource::AsyncResource(v8::Local<v8::Context> context,
       trigger_async_id >= 0 ? trigger_async_id : stack.DefaultTriggerAsyncId();
   if (resource.IsEmpty())
     resource = v8::Object::New(isolate_);
-  context_.Reset(isolate_, context);
   resource_.Reset(isolate_, resource);
-  frame_.Reset(isolate_, CurrentFrame(context));
+  frame_ = ContextFrame::Capture(isolate_, context);
 
   EmitInit(state, context, async_id_, type_.c_str(), trigger_async_id_,
            resource);
@@ -107,7 +106,6 @@ AsyncResource::AsyncResource(AsyncResource&& other)
       trigger_async_id_(other.trigger_async_id_),
       type_(std::move(other.type_)),
       destroyed_(other.destroyed_),
-      context_(std::move(other.context_)),
       resource_(std::move(other.resource_)),
       frame_(std::move(other.frame_)) {
   if (other.open_scopes_ > 0) {
@@ -167,7 +165,7 @@ void AsyncResource::EmitDestroy() {
   if (runtime == nullptr)
     return;
   v8::HandleScope handle_scope(isolate_);
-  ContextState* state = runtime->StateFor(context_.Get(isolate_));
+  ContextState* state = runtime->StateFor(frame_.context());
   if (state != nullptr && state->HasHooks(kHookDestroy)) {
     runtime->QueueDestroy(state, async_id_);
   }
@@ -178,11 +176,11 @@ v8::Local<v8::Object> AsyncResource::resource() const {
 }
 
 v8::Local<v8::Context> AsyncResource::context() const {
-  return context_.Get(isolate_);
+  return frame_.context();
 }
 
 v8::Local<v8::Value> AsyncResource::frame() const {
-  return frame_.Get(isolate_);
+  return frame_.frame();
 }
 
 }  // namespace asyncctx

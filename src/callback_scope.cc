@@ -76,10 +76,6 @@ CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
 
   ExecutionStack& stack = runtime_->stack();
   depth_before_ = stack.depth();
-  // The usual outermost scope starts at the root frame: no handle needed.
-  v8::Local<v8::Value> previous = CurrentFrame(context);
-  if (!previous->IsUndefined() && previous != state->root_frame.Get(isolate_))
-    saved_frame_.Reset(isolate_, previous);
   if (!stack.Push(resource->async_id_, resource->trigger_async_id_)) {
     FatalUsage("CallbackScope", "the async context stack is full", isolate_);
   }
@@ -87,7 +83,13 @@ CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
   // called; the scope itself records a pointer (cleared by ~AsyncResource).
   runtime_->SetHostResource(depth_before_, resource);
   resource->open_scopes_++;
-  runtime_->EnterFrame(state, context, resource->frame());
+  // As ContextFrame::Scope does. A nested scope restores the exact previous
+  // frame; the outermost one is a macrotask of the resource's context (see
+  // FrameRestore).
+  EnterFrameSavingPrevious(runtime_, state, context, resource->frame_.frame(),
+                           outermost_ ? FrameRestore::kRootUnlessOtherContext
+                                      : FrameRestore::kPrevious,
+                           &saved_frame_);
   if (state->HasHooks(kHookBefore) &&
       CallHook(isolate_, context, state->emit_before, async_id_)) {
     // Terminate again, so that the host's callback does not run after its
@@ -144,16 +146,6 @@ CallbackScope::~CallbackScope() {
                           v8::Undefined(isolate));
   }
   runtime_->SetHostResource(depth_before_, nullptr);
-  if (saved_frame_.IsEmpty()) {
-    v8::Local<v8::Value> root = state->root_frame.Get(isolate);
-    if (root.IsEmpty())
-      root = v8::Undefined(isolate);
-    compat::SetContinuationData(isolate, context, root);
-  } else {
-    compat::SetContinuationData(isolate, context, saved_frame_.Get(isolate));
-    saved_frame_.Reset();
-  }
-
   runtime_->innermost_scope = enclosing_;
   runtime_->callback_scope_depth--;
   if (terminated_) {
@@ -164,6 +156,9 @@ CallbackScope::~CallbackScope() {
   } else if (outermost_ && run_checkpoint_) {
     runtime_->RunMicrotasks(context);
   }
+  // After the checkpoint, which leaves the root: on V8 >= 12 the previous
+  // frame may be another context's (the continuation data is the isolate's).
+  RestorePreviousFrame(isolate, state, context, &saved_frame_);
   context->Exit();
 }
 

@@ -15,6 +15,11 @@ ContextFrame ContextFrame::Current(v8::Local<v8::Context> context) {
   v8::Isolate* isolate = compat::IsolateOf(context);
   RuntimeImpl* runtime = RuntimeForOrDie(isolate, "ContextFrame::Current");
   runtime->StateForOrDie(context, "ContextFrame::Current");
+  return Capture(isolate, context);
+}
+
+ContextFrame ContextFrame::Capture(v8::Isolate* isolate,
+                                   v8::Local<v8::Context> context) {
   ContextFrame frame;
   frame.isolate_ = isolate;
   frame.context_.Reset(isolate, context);
@@ -34,17 +39,22 @@ ContextFrame::Scope::Scope(const ContextFrame& frame)
     FatalUsage("ContextFrame::Scope", "the frame was moved from");
   RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "ContextFrame::Scope");
   v8::HandleScope handle_scope(isolate_);
-  v8::Local<v8::Context> context = frame.context_.Get(isolate_);
+  v8::Local<v8::Context> context = frame.context();
   ContextState* state = runtime->StateForOrDie(context, "ContextFrame::Scope");
   context_.Reset(isolate_, context);
-  saved_frame_.Reset(isolate_, CurrentFrame(context));
-  runtime->EnterFrame(state, context, frame.frame_.Get(isolate_));
+  EnterFrameSavingPrevious(runtime, state, context, frame.frame(),
+                           FrameRestore::kPrevious, &saved_frame_);
 }
 
 ContextFrame::Scope::~Scope() {
   v8::HandleScope handle_scope(isolate_);
-  compat::SetContinuationData(isolate_, context_.Get(isolate_),
-                              saved_frame_.Get(isolate_));
+  v8::Local<v8::Context> context = context_.Get(isolate_);
+  // The runtime may be gone (the host destroyed it inside the scope): the
+  // previous frame still comes back.
+  RuntimeImpl* runtime = RuntimeImpl::FromIsolate(isolate_);
+  RestorePreviousFrame(
+      isolate_, runtime != nullptr ? runtime->StateFor(context) : nullptr,
+      context, &saved_frame_);
 }
 
 }  // namespace asyncctx

@@ -5,11 +5,61 @@
 #include "src/runtime_impl.h"
 #include "src/v8_compat.h"
 #include "v8-function.h"
+#include "v8-object.h"
+#include "v8-primitive.h"
 
 namespace asyncctx {
 
 v8::Local<v8::Value> CurrentFrame(v8::Local<v8::Context> context) {
   return compat::GetContinuationData(compat::IsolateOf(context), context);
+}
+
+namespace {
+
+// Frames are objects of the JavaScript layer of the context that made them.
+bool IsFrameOfAnotherContext(v8::Isolate* isolate,
+                             v8::Local<v8::Value> frame,
+                             v8::Local<v8::Context> context) {
+  v8::Local<v8::Context> owner;
+  return frame->IsObject() &&
+         compat::CreationContextOf(isolate, frame.As<v8::Object>())
+             .ToLocal(&owner) &&
+         owner != context;
+}
+
+}  // namespace
+
+void EnterFrameSavingPrevious(RuntimeImpl* runtime,
+                              ContextState* state,
+                              v8::Local<v8::Context> context,
+                              v8::Local<v8::Value> frame,
+                              FrameRestore restore,
+                              v8::Global<v8::Value>* previous) {
+  v8::Isolate* isolate = runtime->isolate();
+  v8::Local<v8::Value> current = CurrentFrame(context);
+  if (!current->IsUndefined() && current != state->root_frame.Get(isolate) &&
+      (restore == FrameRestore::kPrevious ||
+       IsFrameOfAnotherContext(isolate, current, context))) {
+    previous->Reset(isolate, current);
+  }
+  runtime->EnterFrame(state, context, frame);
+}
+
+void RestorePreviousFrame(v8::Isolate* isolate,
+                          ContextState* state,
+                          v8::Local<v8::Context> context,
+                          v8::Global<v8::Value>* previous) {
+  if (!previous->IsEmpty()) {
+    compat::SetContinuationData(isolate, context, previous->Get(isolate));
+    previous->Reset();
+    return;
+  }
+  v8::Local<v8::Value> root;
+  if (state != nullptr)
+    root = state->root_frame.Get(isolate);
+  if (root.IsEmpty())
+    root = v8::Undefined(isolate);
+  compat::SetContinuationData(isolate, context, root);
 }
 
 bool FrameLookup(ContextState* state,

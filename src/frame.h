@@ -11,10 +11,12 @@
 
 #include "v8-context.h"
 #include "v8-local-handle.h"
+#include "v8-persistent-handle.h"
 #include "v8-value.h"
 
 namespace asyncctx {
 
+class RuntimeImpl;
 struct ContextState;
 
 // The current frame of `context`.
@@ -33,6 +35,44 @@ v8::MaybeLocal<v8::Value> FrameWith(ContextState* state,
                                     v8::Local<v8::Value> frame,
                                     v8::Local<v8::Value> key,
                                     v8::Local<v8::Value> value);
+
+// The one implementation of "enter a captured frame, then put back the
+// frame that was current before", behind ContextFrame::Scope and
+// CallbackScope.
+//
+// What comes back when the frame is left.
+enum class FrameRestore {
+  // The exact previous frame (ContextFrame::Scope, a nested CallbackScope).
+  kPrevious,
+  // A macrotask (the outermost CallbackScope) ends at its context's root: a
+  // frame of the same context left by earlier code must not outlive it. A
+  // frame of another context comes back: V8 >= 12 keeps one current frame
+  // per isolate, so that is the frame of a context the host entered and is
+  // in the middle of.
+  kRootUnlessOtherContext,
+};
+
+// Makes `frame` current in `context` (activating the thenable repair on the
+// first non-root frame) and records in `*previous` the frame to put back.
+// `*previous` stays empty when that is `context`'s root frame (undefined or
+// the layer's root object): the usual case, at the top of a host callback,
+// takes no handle.
+void EnterFrameSavingPrevious(RuntimeImpl* runtime,
+                              ContextState* state,
+                              v8::Local<v8::Context> context,
+                              v8::Local<v8::Value> frame,
+                              FrameRestore restore,
+                              v8::Global<v8::Value>* previous);
+
+// Puts back the frame recorded by EnterFrameSavingPrevious: `*previous`,
+// whichever context it belongs to, or `context`'s root frame when it is
+// empty (the root object, so that V8 10.2 captures it for promise jobs).
+// Leaves `*previous` empty. `state` may be null (the runtime is gone): the
+// root is then undefined.
+void RestorePreviousFrame(v8::Isolate* isolate,
+                          ContextState* state,
+                          v8::Local<v8::Context> context,
+                          v8::Global<v8::Value>* previous);
 
 }  // namespace asyncctx
 

@@ -101,6 +101,19 @@ inline v8::Isolate* IsolateOf(v8::Local<v8::Context> context) {
 #endif
 }
 
+// The context `object` was created in (empty for a few internal objects).
+// V8 >= 12 prefers the overload that takes the isolate.
+inline v8::MaybeLocal<v8::Context> CreationContextOf(
+    v8::Isolate* isolate,
+    v8::Local<v8::Object> object) {
+#if V8_MAJOR_VERSION >= 12
+  return object->GetCreationContext(isolate);
+#else
+  (void)isolate;
+  return object->GetCreationContext();
+#endif
+}
+
 // V8 14 tags aligned pointers in internal fields and embedder data.
 inline void* GetInternalPointer(v8::Local<v8::Object> object, int index) {
 #if V8_MAJOR_VERSION >= 14

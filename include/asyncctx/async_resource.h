@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <string>
 
+#include "asyncctx/context_frame.h"
 #include "asyncctx/export.h"
 #include "v8-context.h"
 #include "v8-local-handle.h"
@@ -95,9 +96,10 @@ class ASYNCCTX_EXPORT AsyncResource {
   double trigger_async_id_;
   std::string type_;
   bool destroyed_ = false;
-  v8::Global<v8::Context> context_;
   v8::Global<v8::Object> resource_;
-  v8::Global<v8::Value> frame_;
+  // The context and the frame current at creation, captured as
+  // ContextFrame::Current() does; CallbackScope enters it.
+  ContextFrame frame_;
 };
 
 // The ids of an async operation that has no object of its own (Node.js's

@@ -3,11 +3,14 @@
 // asyncctx::CallbackScope: run host code on behalf of an AsyncResource.
 //
 // Opening the scope pushes {async id, trigger id, resource} on the execution
-// stack, enters the resource's context frame and emits `before`. Closing it
-// emits `after`, pops the stack and restores the previous frame. The
+// stack, enters the resource's context frame (as ContextFrame::Scope does)
+// and emits `before`. Closing it emits `after` and pops the stack. The
 // outermost scope then runs the microtask checkpoint (unless the host opts
 // out), so promise reactions started by the callback run in their frames
-// before control returns to the event loop.
+// before control returns to the event loop. Last, the previous frame comes
+// back: the exact one for a nested scope; for the outermost scope, a macrotask,
+// the root of the resource's context, or the frame of another context that
+// was current (V8 >= 12 keeps one current frame per isolate).
 //
 //   asyncctx::CallbackScope scope(timer_resource);
 //   v8::TryCatch try_catch(isolate);

@@ -19,9 +19,9 @@
 //     callback->Call(context, recv, argc, argv);  // sees the captured stores
 //   }
 //
-// AsyncResource captures a frame at creation in the same way, and
-// CallbackScope enters it; use them when the work should be visible to
-// async_hooks.
+// AsyncResource holds a ContextFrame captured at creation, and CallbackScope
+// enters it and restores the previous frame through the same code as
+// Scope; use them when the work should be visible to async_hooks.
 
 #ifndef ASYNCCTX_CONTEXT_FRAME_H_
 #define ASYNCCTX_CONTEXT_FRAME_H_
@@ -54,8 +54,10 @@ class ASYNCCTX_EXPORT ContextFrame {
   // The context the frame was captured in. Needs a HandleScope.
   v8::Local<v8::Context> context() const;
 
-  // Enters a captured frame and restores the previous frame on destruction.
-  // Scopes nest; they must be destroyed in reverse order of creation.
+  // Enters a captured frame and restores the previous frame on destruction
+  // (whichever context that frame belongs to: from V8 12 on, V8 keeps one
+  // current frame per isolate). Scopes nest; they must be destroyed in
+  // reverse order of creation.
   class ASYNCCTX_NODISCARD_EXPORT Scope {
    public:
     // Enters `frame` in its context (the context itself is not entered).
@@ -68,11 +70,21 @@ class ASYNCCTX_EXPORT ContextFrame {
    private:
     v8::Isolate* isolate_;
     v8::Global<v8::Context> context_;
+    // Empty when the previous frame was the context's root.
     v8::Global<v8::Value> saved_frame_;
   };
 
  private:
+  friend class AsyncResource;
+  friend class CallbackScope;
+
   ContextFrame() = default;
+  // The capture behind Current(), for callers that have checked that
+  // `context` is installed.
+  static ContextFrame Capture(v8::Isolate* isolate,
+                              v8::Local<v8::Context> context);
+  // The captured frame. Needs a HandleScope.
+  v8::Local<v8::Value> frame() const { return frame_.Get(isolate_); }
 
   v8::Isolate* isolate_ = nullptr;
   v8::Global<v8::Context> context_;
