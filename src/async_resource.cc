@@ -83,6 +83,7 @@ AsyncResource::AsyncResource(v8::Local<v8::Context> context,
   RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "AsyncResource");
   ContextState* state = runtime->StateForOrDie(context, "AsyncResource");
   runtime_generation_ = runtime->generation();
+  context_embedder_index_ = runtime->options().context_embedder_index;
   // The host may create resources from outside any entered context (an I/O
   // completion on the event loop); allocating the resource object needs one.
   v8::Context::Scope context_scope(context);
@@ -101,6 +102,7 @@ AsyncResource::AsyncResource(v8::Local<v8::Context> context,
 
 AsyncResource::AsyncResource(AsyncResource&& other)
     : runtime_generation_(other.runtime_generation_),
+      context_embedder_index_(other.context_embedder_index_),
       isolate_(other.isolate_),
       async_id_(other.async_id_),
       trigger_async_id_(other.trigger_async_id_),

@@ -45,9 +45,16 @@ CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
   if (resource == nullptr)
     FatalUsage("CallbackScope", "the resource is null");
   isolate_ = resource->isolate_;
-  RuntimeImpl* runtime = RuntimeImpl::FromIsolate(isolate_);
-  if (runtime == nullptr ||
-      runtime->generation() != resource->runtime_generation_) {
+  // In the caller's HandleScope: the scope must not depend on `resource`
+  // after the callback, which may delete it.
+  context_ = resource->context();
+  // The runtime is found through the context's own slots (no lookup by
+  // isolate): a destroyed runtime cleared them, and a later one that
+  // installed the context again has another generation.
+  ContextState* state =
+      RuntimeImpl::StateAt(context_, resource->context_embedder_index_);
+  if (state == nullptr ||
+      state->runtime->generation() != resource->runtime_generation_) {
     FatalUsage("CallbackScope",
                "the resource's Runtime has been destroyed (destroy host "
                "AsyncResources before their Runtime)",
@@ -58,15 +65,11 @@ CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
                "the resource's isolate is not entered (use v8::Isolate::Scope)",
                isolate_);
   }
-  runtime_ = runtime;
+  runtime_ = state->runtime;
   async_id_ = resource->async_id_;
-  // In the caller's HandleScope: the scope must not depend on `resource`
-  // after the callback, which may delete it.
-  context_ = resource->context();
   v8::HandleScope handle_scope(isolate_);
   v8::Local<v8::Context> context = context_;
   context->Enter();
-  ContextState* state = runtime_->StateForOrDie(context, "CallbackScope");
   // Valid until the destructor: the caller's HandleScope keeps the context
   // alive, and destroying the runtime while a scope is open is fatal.
   state_ = state;

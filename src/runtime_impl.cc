@@ -203,18 +203,22 @@ RuntimeImpl::~RuntimeImpl() {
   isolate->SetData(options_.isolate_data_slot, nullptr);
 }
 
-ContextState* RuntimeImpl::StateFor(v8::Local<v8::Context> context) const {
+ContextState* RuntimeImpl::StateAt(v8::Local<v8::Context> context,
+                                   int embedder_index) {
   if (context.IsEmpty())
     return nullptr;
-  int index = options_.context_embedder_index + 1;
+  int index = embedder_index + 1;
   // A context that was never installed has fewer fields, or no tag.
   if (context->GetNumberOfEmbedderDataFields() <=
           static_cast<uint32_t>(index + 1) ||
       compat::GetEmbedderPointer(context, index + 1) != ContextTag()) {
     return nullptr;
   }
-  auto* state =
-      static_cast<ContextState*>(compat::GetEmbedderPointer(context, index));
+  return static_cast<ContextState*>(compat::GetEmbedderPointer(context, index));
+}
+
+ContextState* RuntimeImpl::StateFor(v8::Local<v8::Context> context) const {
+  ContextState* state = StateAt(context, options_.context_embedder_index);
   return state != nullptr && state->runtime == this ? state : nullptr;
 }
 

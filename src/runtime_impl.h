@@ -137,9 +137,11 @@ class RuntimeImpl final : public Runtime {
   double TriggerAsyncId() const override { return stack_.trigger_async_id(); }
   size_t ExecutionStackDepth() const override { return stack_.depth(); }
   void RunMicrotasks(v8::Local<v8::Context> context) override;
-  size_t TrackedResourceCount() const override;
   void EmitPendingDestroys() override;
   void SetThenableRepair(bool enabled) override;
+
+  // RuntimeTesting::TrackedResourceCount (asyncctx/testing.h).
+  size_t TrackedResourceCount() const;
 
   // The runtime of `isolate`, or null.
   static RuntimeImpl* FromIsolate(v8::Isolate* isolate) {
@@ -167,6 +169,11 @@ class RuntimeImpl final : public Runtime {
 
   // The state of an installed context, or null.
   ContextState* StateFor(v8::Local<v8::Context> context) const;
+  // The state that a runtime whose RuntimeOptions::context_embedder_index is
+  // `embedder_index` keeps in `context`, or null (checks the tag): the
+  // lookup of callers that hold no runtime yet (CallbackScope).
+  static ContextState* StateAt(v8::Local<v8::Context> context,
+                               int embedder_index);
   // As StateFor, but a missing installation is a fatal usage error that
   // names `api`.
   ContextState* StateForOrDie(v8::Local<v8::Context> context,

@@ -89,6 +89,10 @@ class ASYNCCTX_EXPORT AsyncResource {
   // The Runtime::generation-like id of the runtime the resource belongs to
   // (an address could be reused by a later runtime).
   uint64_t runtime_generation_;
+  // Where that runtime keeps its state in `context()`
+  // (RuntimeOptions::context_embedder_index): CallbackScope finds the
+  // runtime from there, without a lookup by isolate.
+  int context_embedder_index_;
   v8::Isolate* isolate_;
   // CallbackScopes open for this resource.
   int open_scopes_ = 0;

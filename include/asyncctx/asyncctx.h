@@ -13,6 +13,8 @@
 //   module.h          node:async_hooks as a module for ESM/CommonJS hosts
 //   export.h          ASYNCCTX_EXPORT: what libasyncctx.so exports
 //   version.h         library version
+// testing.h (RuntimeTesting: introspection for tests and benchmarks) is not
+// included: include it where it is used.
 
 #ifndef ASYNCCTX_ASYNCCTX_H_
 #define ASYNCCTX_ASYNCCTX_H_

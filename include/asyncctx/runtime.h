@@ -217,10 +217,6 @@ class ASYNCCTX_EXPORT Runtime {
   // JavaScript could not undo. Does nothing while the isolate is terminating.
   virtual void RunMicrotasks(v8::Local<v8::Context> context) = 0;
 
-  // Number of AsyncResource objects currently registered for GC-driven
-  // destroy tracking (for tests and benchmarks).
-  virtual size_t TrackedResourceCount() const = 0;
-
   // Emits destroy hooks for resources collected by the GC since the last
   // call. Normally run by the posted task; hosts may call it directly.
   virtual void EmitPendingDestroys() = 0;

@@ -21,6 +21,7 @@
 
 #include <string>
 
+#include "asyncctx/testing.h"
 #include "benchmark/benchmark.h"
 #include "test/benchmarks/bench_env.h"
 
@@ -101,8 +102,8 @@ void BM_NewAsyncResourceInitHook(benchmark::State& state) {
   bench::RunPaired(
       state, options, [&] { hooked.RunCompiled(ours); },
       [&] { plain.RunCompiled(reference); });
-  state.counters["tracked"] =
-      static_cast<double>(hooked.runtime()->TrackedResourceCount());
+  state.counters["tracked"] = static_cast<double>(
+      RuntimeTesting::TrackedResourceCount(*hooked.runtime()));
   state.counters["inits/op"] = init_calls / 1000;
 }
 BENCHMARK(BM_NewAsyncResourceInitHook)->UseManualTime();
@@ -139,13 +140,14 @@ void DestroyHookBench(benchmark::State& state, const char* constructor) {
         hooked.RunCompiled(ours);
         max_tracked = std::max(
             max_tracked,
-            static_cast<double>(hooked.runtime()->TrackedResourceCount()));
+            static_cast<double>(
+                RuntimeTesting::TrackedResourceCount(*hooked.runtime())));
         hooked.CollectGarbageAndPump();
       },
       run_reference);
   state.counters["tracked_peak"] = max_tracked;
-  state.counters["tracked_after"] =
-      static_cast<double>(hooked.runtime()->TrackedResourceCount());
+  state.counters["tracked_after"] = static_cast<double>(
+      RuntimeTesting::TrackedResourceCount(*hooked.runtime()));
   state.counters["destroys/op"] =
       hooked.RunNumber("destroyCalls") /
       static_cast<double>(state.iterations() * kTrackedConstructions);

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <thread>
 
+#include "asyncctx/testing.h"
 #include "test/unittests/v8_fixture.h"
 #include "v8-container.h"
 #include "v8-exception.h"
@@ -237,10 +238,10 @@ TEST_F(AsyncResourceTest, JavaScriptValidationMatchesNode) {
 
 TEST_F(AsyncResourceTest, NoDestroyTrackingWithoutADestroyHook) {
   Run("for (let i = 0; i < 100000; i++) new AsyncResource('X');");
-  EXPECT_EQ(runtime()->TrackedResourceCount(), 0u);
+  EXPECT_EQ(RuntimeTesting::TrackedResourceCount(*runtime()), 0u);
   Run("globalThis.h = asyncHooks.createHook({init() {}}).enable();"
       "for (let i = 0; i < 1000; i++) new AsyncResource('X');");
-  EXPECT_EQ(runtime()->TrackedResourceCount(), 0u);
+  EXPECT_EQ(RuntimeTesting::TrackedResourceCount(*runtime()), 0u);
 }
 
 TEST_F(AsyncResourceTest, DestroyTrackingWithADestroyHook) {
@@ -251,12 +252,13 @@ TEST_F(AsyncResourceTest, DestroyTrackingWithADestroyHook) {
       "true});"
       "(() => { for (let i = 0; i < 100; i++) new AsyncResource('X'); })();"
       "globalThis.firstId = new AsyncResource('Y').asyncId();");
-  EXPECT_EQ(runtime()->TrackedResourceCount(), 101u);
-  for (int i = 0; i < 3 && runtime()->TrackedResourceCount() > 0; i++) {
+  EXPECT_EQ(RuntimeTesting::TrackedResourceCount(*runtime()), 101u);
+  for (int i = 0; i < 3 && RuntimeTesting::TrackedResourceCount(*runtime()) > 0;
+       i++) {
     env().CollectGarbage();
     env().PumpTasks();
   }
-  EXPECT_EQ(runtime()->TrackedResourceCount(), 0u);
+  EXPECT_EQ(RuntimeTesting::TrackedResourceCount(*runtime()), 0u);
   EXPECT_EQ(RunString("destroyed.size >= 101 && destroyed.has(firstId)"),
             "true");
   Run("manual.emitDestroy(); manual.emitDestroy();");
@@ -273,7 +275,7 @@ TEST(RuntimeTeardownTest, DisposingWithTrackedResourcesPendingIsClean) {
       "globalThis.keep = [];"
       "for (let i = 0; i < 100000; i++) { const r = new AsyncResource('X');"
       "  if (i % 2) keep.push(r); }");
-  EXPECT_EQ(env.runtime()->TrackedResourceCount(), 100000u);
+  EXPECT_EQ(RuntimeTesting::TrackedResourceCount(*env.runtime()), 100000u);
   env.CollectGarbage();
   // The runtime and isolate go away with cleanup tasks still pending.
 }
