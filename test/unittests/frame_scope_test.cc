@@ -1,0 +1,154 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// Issue 12 item 6: ContextFrame::Scope, CallbackScope and AsyncResource
+// share one mechanism: a resource captures its frame as
+// ContextFrame::Current() does, and both scopes enter a captured frame and
+// give back the frame that was current, also when it belongs to another
+// context (V8 >= 12 keeps one current frame per isolate).
+
+#include <memory>
+#include <string>
+
+#include "src/v8_compat.h"
+#include "test/unittests/v8_fixture.h"
+#include "v8-exception.h"
+#include "v8-function.h"
+#include "v8-primitive.h"
+#include "v8-script.h"
+
+namespace asyncctx {
+namespace test {
+namespace {
+
+std::string RunIn(v8::Local<v8::Context> context, const char* source) {
+  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Context::Scope scope(context);
+  v8::TryCatch try_catch(isolate);
+  v8::Local<v8::Script> script;
+  v8::Local<v8::Value> result;
+  if (!v8::Script::Compile(
+           context, v8::String::NewFromUtf8(isolate, source).ToLocalChecked())
+           .ToLocal(&script) ||
+      !script->Run(context).ToLocal(&result)) {
+    return "<exception>";
+  }
+  return *v8::String::Utf8Value(isolate, result);
+}
+
+class FrameScopeTest : public V8Test {
+ protected:
+  FrameScopeTest() {
+    a_ = context();
+    b_ = v8::Context::New(isolate());
+    EXPECT_TRUE(runtime()->Install(b_).FromMaybe(false));
+    RunIn(a_, "globalThis.als = new AsyncLocalStorage(); ''");
+    RunIn(b_, "globalThis.bAls = new AsyncLocalStorage(); ''");
+  }
+
+  v8::Local<v8::Context> a_;
+  v8::Local<v8::Context> b_;
+};
+
+// A resource and a ContextFrame captured at the same point enter the same
+// stores.
+TEST_F(FrameScopeTest, ResourceCapturesItsFrameAsContextFrameDoes) {
+  RunIn(a_, "als.enterWith('captured'); ''");
+  ContextFrame frame = ContextFrame::Current(a_);
+  AsyncResource resource(a_, "Job");
+  EXPECT_EQ(resource.context(), frame.context());
+  RunIn(a_, "als.enterWith('later'); ''");
+  std::string from_frame;
+  {
+    ContextFrame::Scope scope(frame);
+    from_frame = RunIn(a_, "String(als.getStore())");
+  }
+  std::string from_resource;
+  {
+    CallbackScope scope(&resource, CallbackScope::Checkpoint::kSkip);
+    from_resource = RunIn(a_, "String(als.getStore())");
+  }
+  EXPECT_EQ(from_frame, "captured");
+  EXPECT_EQ(from_resource, "captured");
+}
+
+// ContextFrame::Scope gives back the exact previous frame, in its own
+// context and in another one.
+TEST_F(FrameScopeTest, ContextFrameScopeRestoresTheFrameOfAnotherContext) {
+  RunIn(a_, "als.enterWith('from-a'); ''");
+  ContextFrame frame = ContextFrame::Current(a_);
+  RunIn(a_, "als.enterWith('a-later'); ''");
+  v8::Context::Scope enter_b(b_);
+  RunIn(b_, "bAls.enterWith('b'); ''");
+  {
+    ContextFrame::Scope scope(frame);
+    EXPECT_EQ(RunIn(a_, "String(als.getStore())"), "from-a");
+  }
+  // B's frame is current again, whether V8 keeps one frame per context
+  // (10.2) or per isolate (>= 12).
+  EXPECT_EQ(RunIn(b_, "String(bAls.getStore())"), "b");
+}
+
+// A CallbackScope nested in a ContextFrame::Scope gives back the frame the
+// ContextFrame::Scope entered, which then gives back B's.
+TEST_F(FrameScopeTest, NestedScopesRestoreInOrderAcrossContexts) {
+  RunIn(a_, "als.enterWith('outer'); ''");
+  ContextFrame outer = ContextFrame::Current(a_);
+  RunIn(a_, "als.enterWith('inner'); ''");
+  auto resource = std::make_unique<AsyncResource>(a_, "Inner");
+  RunIn(a_, "als.enterWith(undefined); ''");
+  v8::Context::Scope enter_b(b_);
+  RunIn(b_, "bAls.enterWith('b'); ''");
+  {
+    ContextFrame::Scope outer_scope(outer);
+    {
+      // Nested in a frame scope but the outermost callback scope: a
+      // macrotask, which runs its checkpoint.
+      CallbackScope scope(resource.get());
+      EXPECT_EQ(RunIn(a_, "String(als.getStore())"), "inner");
+      AsyncResource nested_resource(a_, "Nested");
+      {
+        CallbackScope nested(&nested_resource);
+        EXPECT_EQ(RunIn(a_, "String(als.getStore())"), "inner");
+        RunIn(a_, "als.enterWith('changed-inside'); ''");
+      }
+      // The nested scope gave back the exact previous frame.
+      EXPECT_EQ(RunIn(a_, "String(als.getStore())"), "inner");
+    }
+    EXPECT_EQ(runtime()->ExecutionStackDepth(), 0u);
+  }
+  EXPECT_EQ(RunIn(b_, "String(bAls.getStore())"), "b");
+}
+
+// MakeCallback of context A's resource while B is entered with a store:
+// the callback sees A's captured store, and B's store is back afterwards,
+// once the checkpoint ran (whose promise jobs see A's store).
+TEST_F(FrameScopeTest, MakeCallbackGivesBackTheFrameOfAnotherContext) {
+  RunIn(a_, "als.enterWith('from-a'); globalThis.seen = []; ''");
+  auto resource = std::make_unique<AsyncResource>(a_, "X");
+  RunIn(a_, "als.enterWith(undefined); ''");
+  v8::Context::Scope enter_b(b_);
+  RunIn(b_, "bAls.enterWith('b'); ''");
+  v8::Local<v8::Function> fn;
+  {
+    v8::Context::Scope enter_a(a_);
+    fn = v8::Script::Compile(
+             a_, v8::String::NewFromUtf8Literal(
+                     isolate(),
+                     "(function() { seen.push(String(als.getStore()));"
+                     "  Promise.resolve().then(() =>"
+                     "    seen.push('job:' + als.getStore())); })"))
+             .ToLocalChecked()
+             ->Run(a_)
+             .ToLocalChecked()
+             .As<v8::Function>();
+  }
+  ASSERT_FALSE(
+      MakeCallback(resource.get(), v8::Undefined(isolate()), fn, 0, nullptr)
+          .IsEmpty());
+  EXPECT_EQ(RunIn(a_, "seen.join()"), "from-a,job:from-a");
+  EXPECT_EQ(RunIn(b_, "String(bAls.getStore())"), "b");
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace asyncctx
