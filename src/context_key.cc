@@ -128,13 +128,16 @@ ContextKey::Scope::Scope(const ContextKey& key,
   v8::Context::Scope context_scope(context);
   v8::Local<v8::Value> previous = CurrentFrame(context);
   context_.Reset(isolate_, context);
-  saved_frame_.Reset(isolate_, previous);
   v8::Local<v8::Value> frame;
   if (!FrameWith(state, context, previous, key.key_.Get(isolate_), value)
            .ToLocal(&frame)) {
-    return;  // Only when the isolate is terminating.
+    // Only when the isolate is terminating: the frame stays as it was.
+    saved_frame_.Reset(isolate_, previous);
+    return;
   }
-  runtime->EnterFrame(state, context, frame);
+  // As ContextFrame::Scope does.
+  EnterFrameSavingPrevious(runtime, state, context, frame,
+                           FrameRestore::kPrevious, &saved_frame_);
 }
 
 ContextKey::Scope::~Scope() {
@@ -147,8 +150,9 @@ ContextKey::Scope::~Scope() {
   }
   runtime->innermost_key_scope = enclosing_;
   v8::HandleScope handle_scope(isolate_);
-  compat::SetContinuationData(isolate_, context_.Get(isolate_),
-                              saved_frame_.Get(isolate_));
+  v8::Local<v8::Context> context = context_.Get(isolate_);
+  RestorePreviousFrame(isolate_, runtime->StateFor(context), context,
+                       &saved_frame_);
 }
 
 }  // namespace asyncctx

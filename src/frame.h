@@ -37,12 +37,13 @@ v8::MaybeLocal<v8::Value> FrameWith(ContextState* state,
                                     v8::Local<v8::Value> value);
 
 // The one implementation of "enter a captured frame, then put back the
-// frame that was current before", behind ContextFrame::Scope and
-// CallbackScope.
+// frame that was current before", behind ContextFrame::Scope, CallbackScope
+// and ContextKey::Scope.
 //
 // What comes back when the frame is left.
 enum class FrameRestore {
-  // The exact previous frame (ContextFrame::Scope, a nested CallbackScope).
+  // The exact previous frame (ContextFrame::Scope, ContextKey::Scope, a
+  // nested CallbackScope).
   kPrevious,
   // A macrotask (the outermost CallbackScope) ends at its context's root: a
   // frame of the same context left by earlier code must not outlive it. A

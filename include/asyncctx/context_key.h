@@ -76,6 +76,7 @@ class ASYNCCTX_EXPORT ContextKey {
    private:
     v8::Isolate* isolate_;
     v8::Global<v8::Context> context_;
+    // Empty when the previous frame was the context's root.
     v8::Global<v8::Value> saved_frame_;
     // The scope that was innermost when this one opened.
     const Scope* enclosing_ = nullptr;
