@@ -74,6 +74,10 @@ CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
   // alive, and destroying the runtime while a scope is open is fatal.
   state_ = state;
   outermost_ = runtime_->callback_scope_depth++ == 0;
+  // A terminated callback's microtasks that could not be dropped when its
+  // scope closed must not run in this one's checkpoint.
+  if (outermost_)
+    runtime_->DropDeferredMicrotasks();
   enclosing_ = runtime_->innermost_scope;
   runtime_->innermost_scope = this;
 

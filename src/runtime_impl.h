@@ -233,8 +233,16 @@ class RuntimeImpl final : public Runtime {
 
   // Drops the microtasks queued in `context`'s queue without running them
   // (after a terminated callback), and schedules the recovery of the
-  // bookkeeping the terminated JavaScript could not undo.
+  // bookkeeping the terminated JavaScript could not undo. While the isolate
+  // is still terminating (the host's TryCatch holds the termination) V8
+  // cannot empty a queue: the drop is then deferred to the next
+  // RunMicrotasks() or outermost CallbackScope, before anything else runs.
   void DropMicrotasks(v8::Local<v8::Context> context);
+  // Carries out deferred drops (see DropMicrotasks); cheap when none is.
+  void DropDeferredMicrotasks() {
+    if (!deferred_drops_.empty())
+      DropDeferredMicrotasksSlow();
+  }
 
   // `resource` is being deleted while a CallbackScope for it is open: its
   // JavaScript object stands in for it until the scope closes.
@@ -257,6 +265,8 @@ class RuntimeImpl final : public Runtime {
       const v8::FunctionCallbackInfo<v8::Value>& info);
   // checkpoint.cc
   void RecoverFromTermination();
+  void DropDeferredMicrotasksSlow();
+  void DropQueue(v8::Local<v8::Context> context);
 
   // Adds OnMicrotasksCompleted to `queue` once (each context may have its
   // own queue; the isolate's default queue is shared).
@@ -284,6 +294,10 @@ class RuntimeImpl final : public Runtime {
   bool destroy_task_posted_ = false;
   // A microtask checkpoint ended in TerminateExecution.
   bool checkpoint_terminated_ = false;
+  // Contexts whose queue holds a terminated callback's microtasks, to drop
+  // once the isolate no longer terminates (weak: a collected context's queue
+  // is gone with it).
+  std::vector<v8::Global<v8::Context>> deferred_drops_;
   // Tasks posted to the platform hold a weak reference to this, so that a
   // task running after the runtime is gone does nothing.
   std::shared_ptr<RuntimeImpl*> alive_;

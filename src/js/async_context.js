@@ -6,16 +6,21 @@
 
 // Calls fn with `key` mapped to `value`, then restores the exact previous
 // frame.
+//
+// This is the hot path of every run: two native calls, not three. The new
+// node is made first and swapped in, and its tail (the previous frame
+// without `key`, as frameWith makes it) is filled in right after the swap:
+// no other JavaScript runs in between, so nothing ever sees the node
+// unfinished. The tail is filled inside the `try`, so that a stack overflow
+// there still restores the previous frame.
 function runWith(key, value, fn, thisArg, args) {
-  const previous = getFrame();
-  // frameWith and activateRepairOnce, flattened: this is the hot path of
-  // every run (TurboFan inlines one level here, not three).
-  const frame = previous === undefined || previous === ROOT ?
-      newNode(key, value, undefined) :
-      frameWith(previous, key, value);
+  const frame = newNode(key, value, undefined);
   if (contextFields[kRepairActive] === 0) activateRepairOnce();
-  setFrame(frame);
+  const previous = swapFrame(frame);
   try {
+    if (previous !== undefined && previous !== ROOT) {
+      frame.next = frameWithout(previous, key);
+    }
     return ReflectApply(fn, thisArg, args);
   } finally {
     setFrame(previous);

@@ -74,13 +74,13 @@ class AsyncLocalStorage {
       throw invalidArgType('callback', 'function', callback);
     }
     this.#enabled = true;
-    const previous = getFrame();
-    const frame = previous === undefined || previous === ROOT ?
-        newNode(this, store, undefined) :
-        frameWith(previous, this, store);
+    const frame = newNode(this, store, undefined);
     if (contextFields[kRepairActive] === 0) activateRepairOnce();
-    setFrame(frame);
+    const previous = swapFrame(frame);
     try {
+      if (previous !== undefined && previous !== ROOT) {
+        frame.next = frameWithout(previous, this);
+      }
       return ReflectApply(callback, null, args);
     } finally {
       setFrame(previous);

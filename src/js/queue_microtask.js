@@ -70,6 +70,12 @@ function queueMicrotask(callback) {
     queueMicrotaskWithHooks(callback, getFrame());
     return;
   }
+  if (v8PropagatesFrames) {
+    // V8 >= 12.4 gives the job the current frame and resets it after: the
+    // bare callback, with no ring (TurboFan folds this constant).
+    enqueueMicrotask(callback);
+    return;
+  }
   if (ringGeneration !== contextFields[kCheckpointGeneration]) {
     // A checkpoint completed since the last push, so every runner queued
     // before it has run or (after TerminateExecution) was dropped by V8:
