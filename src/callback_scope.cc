@@ -45,6 +45,11 @@ CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
   if (resource == nullptr)
     FatalUsage("CallbackScope", "the resource is null");
   isolate_ = resource->isolate_;
+  if (v8::Isolate::GetCurrent() != isolate_) {
+    FatalUsage("CallbackScope",
+               "the resource's isolate is not entered (use v8::Isolate::Scope)",
+               isolate_);
+  }
   // In the caller's HandleScope: the scope must not depend on `resource`
   // after the callback, which may delete it.
   context_ = resource->context();
@@ -58,11 +63,6 @@ CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
     FatalUsage("CallbackScope",
                "the resource's Runtime has been destroyed (destroy host "
                "AsyncResources before their Runtime)",
-               isolate_);
-  }
-  if (v8::Isolate::GetCurrent() != isolate_) {
-    FatalUsage("CallbackScope",
-               "the resource's isolate is not entered (use v8::Isolate::Scope)",
                isolate_);
   }
   runtime_ = state->runtime;
