@@ -75,6 +75,7 @@ v8::MaybeLocal<v8::Array> RuntimeImpl::StackViews() {
       return {};
     }
     stack_views_.Reset(isolate, views);
+    stack_views_.SetWeak();
   }
   return handle_scope.Escape(stack_views_.Get(isolate));
 }

@@ -228,10 +228,13 @@ class RuntimeImpl final : public Runtime {
   // bookkeeping the terminated JavaScript could not undo.
   void DropMicrotasks(v8::Local<v8::Context> context);
 
-  // The microtask that emits a full destroy batch (destroy_queue.cc); public
-  // for the list of external references (src/external_references.cc).
+  // The microtask that emits a full destroy batch (destroy_queue.cc) and the
+  // isolate's message listener; public for the list of external references
+  // (src/external_references.cc).
   static void FlushDestroysMicrotask(
       const v8::FunctionCallbackInfo<v8::Value>& info);
+  static void OnMessage(v8::Local<v8::Message> message,
+                        v8::Local<v8::Value> data);
 
   // `resource` is being deleted while a CallbackScope for it is open: its
   // JavaScript object stands in for it until the scope closes.
@@ -261,8 +264,6 @@ class RuntimeImpl final : public Runtime {
   void RegisterMicrotaskQueue(v8::MicrotaskQueue* queue);
 
   static void OnContextCollected(const v8::WeakCallbackInfo<ContextState>&);
-  static void OnMessage(v8::Local<v8::Message> message,
-                        v8::Local<v8::Value> data);
   static bool IsStackOverflowInLayer(v8::Isolate* isolate,
                                      v8::Local<v8::Message> message);
   static void OnPromiseReject(v8::PromiseRejectMessage message);
