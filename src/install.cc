@@ -67,7 +67,10 @@ v8::MaybeLocal<v8::Array> RuntimeImpl::StackViews() {
   if (stack_views_.IsEmpty()) {
     // A context of the runtime's own, so that no installed context keeps
     // the views (and with them, its own native context) alive. Nothing runs
-    // in it; it lives as long as the runtime.
+    // in it. The installed contexts keep the views (and this context) alive;
+    // the runtime holds them weakly, so that a live Runtime leaves no strong
+    // handle that would stop a v8::SnapshotCreator (see
+    // include/asyncctx/snapshot.h).
     v8::Local<v8::Context> views_context = v8::Context::New(isolate);
     v8::Local<v8::Array> views;
     if (views_context.IsEmpty() ||
@@ -174,6 +177,13 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   }
   v8::Local<v8::Object> exports = exports_value.As<v8::Object>();
   v8::Local<v8::Object> internals = internals_value.As<v8::Object>();
+  // The context keeps the shared stack views alive (the runtime holds them
+  // weakly): through its layer, under a private key.
+  if (internals
+          ->SetPrivate(context, v8::Private::New(isolate), stack_views)
+          .IsNothing()) {
+    return v8::Nothing<bool>();
+  }
 
   v8::Local<v8::Value> resources;
   if (!internals->Get(context, Str(isolate, "resources")).ToLocal(&resources) ||

@@ -13,6 +13,8 @@
 #include "src/execution_stack.h"
 #include "test/unittests/v8_fixture.h"
 #include "v8-isolate.h"
+#include "v8-primitive.h"
+#include "v8-script.h"
 #include "v8-statistics.h"
 
 namespace asyncctx {
@@ -86,6 +88,27 @@ TEST(MemoryAccountingTest, ExecutionStackBlockIsAccountedOncePerRuntime) {
     env.CollectGarbage();
   EXPECT_LT(ExternalMemory(isolate) - before,
             static_cast<int64_t>(ExecutionStack::kMemoryBytes) / 4);
+
+  // A context installed afterwards shares the one stack and id counter.
+  v8::Local<v8::Context> late = v8::Context::New(isolate);
+  ASSERT_TRUE(env.runtime()->Install(late).FromMaybe(false));
+  double late_id;
+  {
+    v8::Context::Scope scope(late);
+    late_id = v8::Script::Compile(
+                  late, v8::String::NewFromUtf8Literal(
+                            isolate,
+                            "new AsyncResource('X').runInAsyncScope(() => "
+                            "asyncHooks.executionAsyncId())"))
+                  .ToLocalChecked()
+                  ->Run(late)
+                  .ToLocalChecked()
+                  ->NumberValue(late)
+                  .FromJust();
+  }
+  EXPECT_GT(late_id, 1);
+  EXPECT_EQ(env.RunNumber("new AsyncResource('Y').asyncId()"), late_id + 1);
+  EXPECT_EQ(env.runtime()->ExecutionStackDepth(), 0u);
 }
 
 TEST(MemoryAccountingTest, InstalledContextsCauseNoExtraFullGcs) {

@@ -46,13 +46,23 @@ enum class SnapshotOf { kPlainContexts, kInstalledContext };
 
 // A snapshot made the way docs/embedding.md describes: the default context
 // and one added context (index 0) ran `setup`; neither was installed. The
-// snapshotting isolate has a Runtime, alive through CreateBlob(), that was
-// installed into another context (dropped before the snapshot), so the
-// blob needs `references`. With kInstalledContext, the default context is
-// installed too (against the rules).
+// snapshotting isolate has a Runtime (see SnapshotHost), so the blob needs
+// `references` while that Runtime is alive. With kInstalledContext, the
+// default context is installed too (against the rules).
+struct SnapshotHost {
+  // Install into another context of the snapshotting isolate (dropped
+  // before the snapshot). With the Runtime alive at CreateBlob(), V8 13.6
+  // then refuses the snapshot (the dropped context stays alive through the
+  // isolate's continuation data, and the Runtime holds handles to it).
+  bool install_elsewhere = false;
+  // Keep the Runtime until after CreateBlob().
+  bool runtime_alive_at_blob = true;
+};
+
 v8::StartupData MakeSnapshot(SnapshotOf what,
                              const char* setup,
-                             const intptr_t* references) {
+                             const intptr_t* references,
+                             SnapshotHost host = {}) {
   std::unique_ptr<v8::ArrayBuffer::Allocator> allocator(
       v8::ArrayBuffer::Allocator::NewDefaultAllocator());
   v8::Isolate::CreateParams params;
@@ -70,7 +80,7 @@ v8::StartupData MakeSnapshot(SnapshotOf what,
       RuntimeOptions options;
       options.platform = TestPlatform();
       runtime = Runtime::Create(isolate, options);
-      {
+      if (host.install_elsewhere) {
         v8::HandleScope other_scope(isolate);
         v8::Local<v8::Context> other = v8::Context::New(isolate);
         EXPECT_TRUE(runtime->Install(other).FromMaybe(false));
@@ -89,6 +99,8 @@ v8::StartupData MakeSnapshot(SnapshotOf what,
       creator->SetDefaultContext(context);
       EXPECT_EQ(creator->AddContext(added), 0u);
     }
+    if (!host.runtime_alive_at_blob)
+      runtime.reset();
     blob =
         creator->CreateBlob(v8::SnapshotCreator::FunctionCodeHandling::kClear);
     runtime.reset();
@@ -152,9 +164,9 @@ class RestoredIsolate {
 // installed (the snapshotting isolate may have a Runtime: its references
 // are in ExternalReferences()), restore, create the Runtime, then Install
 // into the restored contexts.
-TEST(SnapshotTest, ContextsRestoredFromASnapshotAreInstalledAfterwards) {
+void RestoreAndInstall(SnapshotHost host, const intptr_t* references) {
   v8::StartupData blob =
-      MakeSnapshot(SnapshotOf::kPlainContexts, kSetup, ExternalReferences());
+      MakeSnapshot(SnapshotOf::kPlainContexts, kSetup, references, host);
   ASSERT_NE(blob.data, nullptr);
   {
     RestoredIsolate restored(&blob);
@@ -175,6 +187,20 @@ TEST(SnapshotTest, ContextsRestoredFromASnapshotAreInstalledAfterwards) {
     }
   }
   delete[] blob.data;
+}
+
+TEST(SnapshotTest, ContextsRestoredFromASnapshotAreInstalledAfterwards) {
+  RestoreAndInstall(SnapshotHost(), ExternalReferences());
+}
+
+// A Runtime destroyed before CreateBlob() leaves nothing of asyncctx in the
+// isolate, even after it was installed into (dropped) contexts there: no
+// references are needed.
+TEST(SnapshotTest, RuntimeDestroyedBeforeTheSnapshotNeedsNoReferences) {
+  SnapshotHost host;
+  host.install_elsewhere = true;
+  host.runtime_alive_at_blob = false;
+  RestoreAndInstall(host, nullptr);
 }
 
 // Without asyncctx's references, V8 cannot snapshot an isolate that has a
