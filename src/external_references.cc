@@ -16,7 +16,8 @@ namespace {
 std::vector<intptr_t> MakeExternalReferences() {
   std::vector<intptr_t> references;
   for (size_t i = 0; i < kBindingFunctionCount; i++)
-    references.push_back(reinterpret_cast<intptr_t>(kBindingFunctions[i].callback));
+    references.push_back(
+        reinterpret_cast<intptr_t>(kBindingFunctions[i].callback));
   references.push_back(
       reinterpret_cast<intptr_t>(&RuntimeImpl::FlushDestroysMicrotask));
   references.push_back(reinterpret_cast<intptr_t>(&EvaluateAsyncHooksModule));

@@ -179,8 +179,7 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   v8::Local<v8::Object> internals = internals_value.As<v8::Object>();
   // The context keeps the shared stack views alive (the runtime holds them
   // weakly): through its layer, under a private key.
-  if (internals
-          ->SetPrivate(context, v8::Private::New(isolate), stack_views)
+  if (internals->SetPrivate(context, v8::Private::New(isolate), stack_views)
           .IsNothing()) {
     return v8::Nothing<bool>();
   }

@@ -201,8 +201,7 @@ v8::MaybeLocal<v8::Array> NewStackViews(
       v8::Float64Array::New(stack_buffer, ExecutionStack::kFieldsBytes,
                             2 * ExecutionStack::kCapacity),
   };
-  return handle_scope.Escape(
-      v8::Array::New(isolate, views, std::size(views)));
+  return handle_scope.Escape(v8::Array::New(isolate, views, std::size(views)));
 }
 
 v8::MaybeLocal<v8::Object> NewBindingObject(v8::Local<v8::Context> context,
@@ -230,7 +229,7 @@ v8::MaybeLocal<v8::Object> NewBindingObject(v8::Local<v8::Context> context,
   }
   v8::Local<v8::ArrayBuffer> hook_buffer =
       v8::ArrayBuffer::New(isolate, state->hook_store);
-  if (      binding
+  if (binding
           ->Set(context, Str(isolate, "hookFields"),
                 v8::Float64Array::New(hook_buffer, 0, kHookFieldCount))
           .IsNothing() ||

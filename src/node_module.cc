@@ -158,9 +158,9 @@ v8::MaybeLocal<v8::Module> GetAsyncHooksModule(v8::Local<v8::Context> context) {
     return {};
   }
   CheckExternalReference(reinterpret_cast<intptr_t>(EvaluateAsyncHooksModule));
-  v8::Local<v8::Module> module = compat::CreateSyntheticModule(
-      isolate, Str(isolate, "node:async_hooks"), names,
-      EvaluateAsyncHooksModule);
+  v8::Local<v8::Module> module =
+      compat::CreateSyntheticModule(isolate, Str(isolate, "node:async_hooks"),
+                                    names, EvaluateAsyncHooksModule);
   state->async_hooks_module.Reset(isolate, module);
   state->async_hooks_module.SetWeak();
   return handle_scope.Escape(module);

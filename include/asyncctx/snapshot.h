@@ -2,23 +2,33 @@
 //
 // V8 startup snapshots (v8::SnapshotCreator) and asyncctx.
 //
-// The rule (docs/embedding.md, "Rules for hosts"): snapshot contexts WITHOUT
-// asyncctx, and call Runtime::Install() after restoring them.
+// The rule (docs/embedding.md, "Rules for hosts", rule 12): snapshot contexts
+// that were never installed, and call Runtime::Install() on the contexts
+// restored from the snapshot.
 //
 //   1. Create the snapshot from contexts in which Install() was never called.
-//      The snapshotting isolate may have a Runtime and other installed
-//      contexts; pass ExternalReferences() (with the host's own references)
-//      to v8::SnapshotCreator / CreateParams::external_references.
-//   2. Restore: an isolate with CreateParams::snapshot_blob (and the same
-//      external references), Runtime::Create(), then Context::New() or
-//      Context::FromSnapshot(), then Runtime::Install() on each context.
+//      Simplest: destroy the snapshotting isolate's Runtime (if it has one)
+//      before SnapshotCreator::CreateBlob(); asyncctx then leaves nothing in
+//      the isolate and the snapshot needs no references from it. If the
+//      Runtime stays alive through CreateBlob(), pass ExternalReferences()
+//      (with the host's own references) in the CreateParams of the
+//      SnapshotCreator and of every isolate restored from the blob, and
+//      install nothing in that isolate (V8 refuses to snapshot while the
+//      Runtime holds handles to an installed context, and on V8 >= 12 a
+//      dropped installed context can stay alive through the isolate's
+//      continuation data).
+//   2. Restore: an isolate with CreateParams::snapshot_blob, then
+//      Runtime::Create(), then Context::New() or Context::FromSnapshot(),
+//      then Runtime::Install() on each context. Functions and objects from
+//      the snapshot work with AsyncLocalStorage like any others.
 //
-// An installed context cannot be snapshotted: its state lives in the Runtime
-// (the execution stack, the per-context hook state, the pointers in its
-// embedder data), which a snapshot cannot carry. A context restored from such
-// a snapshot is never taken for an installed one (IsInstalled() is false,
-// the functions it kept from the snapshot throw "the Runtime of this context
-// has been destroyed"), and Install() on it fails with a clear error.
+// An installed context cannot be snapshotted: its state is the Runtime's
+// (the shared execution stack, the hook fields, the pointers in its embedder
+// data), which a snapshot cannot carry. V8 gives asyncctx no call before it
+// serializes, so asyncctx cannot stop it with a message of its own: V8 10.2
+// and 13.6 abort inside CreateBlob() ("Unknown external reference" without
+// ExternalReferences(), "global handle not serialized" while the Runtime is
+// alive, a crash in the serializer after it was destroyed).
 
 #ifndef ASYNCCTX_SNAPSHOT_H_
 #define ASYNCCTX_SNAPSHOT_H_
@@ -31,11 +41,13 @@ namespace asyncctx {
 
 // Every native function address asyncctx hands to V8 (the functions of the
 // JavaScript layer's bindings, the microtask that flushes destroy hooks, the
-// evaluation steps of node:async_hooks), null-terminated. The same array on
-// every call; valid for the life of the process. Append its entries (without
-// the terminating null) to the external references the host passes to
-// v8::SnapshotCreator and to Isolate::CreateParams::external_references of
-// the isolates restored from the snapshot.
+// evaluation steps of node:async_hooks, the Runtime's message listener, which
+// lives in V8's heap), null-terminated. The same array on every call; valid
+// for the life of the process. Needed when a Runtime is alive at
+// SnapshotCreator::CreateBlob(): append its entries (without the terminating
+// null) to the external references the host passes to v8::SnapshotCreator
+// and to Isolate::CreateParams::external_references of the isolates restored
+// from the blob. Without them V8 aborts with "Unknown external reference".
 ASYNCCTX_EXPORT const intptr_t* ExternalReferences();
 
 }  // namespace asyncctx
