@@ -38,6 +38,17 @@ bool CallHook(v8::Isolate* isolate,
   return terminated && !isolate->IsExecutionTerminating();
 }
 
+// Frames are objects of the JavaScript layer of the context that made them.
+bool IsFrameOfAnotherContext(v8::Isolate* isolate,
+                             v8::Local<v8::Value> frame,
+                             v8::Local<v8::Context> context) {
+  v8::Local<v8::Context> owner;
+  return frame->IsObject() &&
+         compat::CreationContextOf(isolate, frame.As<v8::Object>())
+             .ToLocal(&owner) &&
+         owner != context;
+}
+
 }  // namespace
 
 CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
@@ -71,15 +82,27 @@ CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
   // alive, and destroying the runtime while a scope is open is fatal.
   state_ = state;
   outermost_ = runtime_->callback_scope_depth++ == 0;
+  // A terminated callback's microtasks that could not be dropped when its
+  // scope closed must not run in this one's checkpoint.
+  if (outermost_)
+    runtime_->DropDeferredMicrotasks();
   enclosing_ = runtime_->innermost_scope;
   runtime_->innermost_scope = this;
 
   ExecutionStack& stack = runtime_->stack();
   depth_before_ = stack.depth();
-  // The usual outermost scope starts at the root frame: no handle needed.
+  // A nested scope restores the exact previous frame. The outermost one is
+  // a macrotask of the resource's context: it ends at that context's root
+  // (a frame left by an earlier macrotask must not outlive it), but gives
+  // back a frame of another context, which V8 >= 12 shows here because its
+  // continuation data is per isolate (the host entered that context and is
+  // in the middle of its work). The usual outermost scope starts at the
+  // root frame: no handle needed.
   v8::Local<v8::Value> previous = CurrentFrame(context);
-  if (!previous->IsUndefined() && previous != state->root_frame.Get(isolate_))
+  if (!previous->IsUndefined() && previous != state->root_frame.Get(isolate_) &&
+      (!outermost_ || IsFrameOfAnotherContext(isolate_, previous, context))) {
     saved_frame_.Reset(isolate_, previous);
+  }
   if (!stack.Push(resource->async_id_, resource->trigger_async_id_)) {
     FatalUsage("CallbackScope", "the async context stack is full", isolate_);
   }
@@ -144,16 +167,6 @@ CallbackScope::~CallbackScope() {
                           v8::Undefined(isolate));
   }
   runtime_->SetHostResource(depth_before_, nullptr);
-  if (saved_frame_.IsEmpty()) {
-    v8::Local<v8::Value> root = state->root_frame.Get(isolate);
-    if (root.IsEmpty())
-      root = v8::Undefined(isolate);
-    compat::SetContinuationData(isolate, context, root);
-  } else {
-    compat::SetContinuationData(isolate, context, saved_frame_.Get(isolate));
-    saved_frame_.Reset();
-  }
-
   runtime_->innermost_scope = enclosing_;
   runtime_->callback_scope_depth--;
   if (terminated_) {
@@ -163,6 +176,18 @@ CallbackScope::~CallbackScope() {
       runtime_->DropMicrotasks(context);
   } else if (outermost_ && run_checkpoint_) {
     runtime_->RunMicrotasks(context);
+  }
+  // The previous frame comes back after the checkpoint, which leaves the
+  // root: on V8 >= 12 the continuation data is the isolate's, so it may be
+  // the frame of another context entered by the host.
+  if (saved_frame_.IsEmpty()) {
+    v8::Local<v8::Value> root = state->root_frame.Get(isolate);
+    if (root.IsEmpty())
+      root = v8::Undefined(isolate);
+    compat::SetContinuationData(isolate, context, root);
+  } else {
+    compat::SetContinuationData(isolate, context, saved_frame_.Get(isolate));
+    saved_frame_.Reset();
   }
   context->Exit();
 }

@@ -56,6 +56,7 @@ void RuntimeImpl::RunMicrotasks(v8::Local<v8::Context> context) {
   if (isolate->IsExecutionTerminating())
     return;
   BusyScope busy(this);
+  DropDeferredMicrotasks();
   if (callback_scope_depth == 0)
     RecoverFromTermination();
   // Jobs captured at the root frame run in whatever frame is current (V8
@@ -102,19 +103,42 @@ v8::Local<v8::Value> RuntimeImpl::RootFrame(v8::Local<v8::Context> context) {
 
 void RuntimeImpl::DropMicrotasks(v8::Local<v8::Context> context) {
   v8::Isolate* isolate = this->isolate();
-  // V8 empties a queue whose checkpoint is terminated. Once no JavaScript is
-  // left on the stack V8 has forgotten the callback's termination, so
-  // terminate again for the checkpoint and cancel afterwards.
-  bool was_terminating = isolate->IsExecutionTerminating();
-  if (!was_terminating)
-    isolate->TerminateExecution();
+  checkpoint_terminated_ = true;
+  compat::SetContinuationData(isolate, context, RootFrame(context));
+  if (isolate->IsExecutionTerminating()) {
+    // The host's TryCatch still holds the termination (V8 10.2 keeps it
+    // until CancelTerminateExecution): V8 would leave the queue as it is.
+    deferred_drops_.emplace_back(isolate, context);
+    deferred_drops_.back().SetWeak();
+    return;
+  }
+  DropQueue(context);
+}
+
+void RuntimeImpl::DropDeferredMicrotasksSlow() {
+  v8::Isolate* isolate = this->isolate();
+  if (isolate->IsExecutionTerminating())
+    return;
+  v8::HandleScope handle_scope(isolate);
+  // DropQueue runs no JavaScript, so the list cannot change meanwhile.
+  std::vector<v8::Global<v8::Context>> drops;
+  drops.swap(deferred_drops_);
+  for (const v8::Global<v8::Context>& weak : drops) {
+    if (!weak.IsEmpty())
+      DropQueue(weak.Get(isolate));
+  }
+}
+
+void RuntimeImpl::DropQueue(v8::Local<v8::Context> context) {
+  v8::Isolate* isolate = this->isolate();
+  // V8 empties a queue whose checkpoint is terminated: terminate for the
+  // checkpoint, and cancel afterwards.
+  isolate->TerminateExecution();
   {
     BusyScope busy(this);
     context->GetMicrotaskQueue()->PerformCheckpoint(isolate);
   }
-  if (!was_terminating)
-    isolate->CancelTerminateExecution();
-  checkpoint_terminated_ = true;
+  isolate->CancelTerminateExecution();
   compat::SetContinuationData(isolate, context, RootFrame(context));
 }
 

@@ -44,23 +44,20 @@ namespace {
 
 void GetFrame(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
-  info.GetReturnValue().Set(
-      compat::GetContinuationData(isolate, isolate->GetCurrentContext()));
+  info.GetReturnValue().Set(compat::GetCurrentContinuationData(isolate));
 }
 
 // The JavaScript layer turns the thenable repair on before it enters a new
 // frame (enterNewFrame), so these two stay as small as V8 allows: they are
 // on every run, snapshot and resource callback.
 void SetFrame(const v8::FunctionCallbackInfo<v8::Value>& info) {
-  v8::Isolate* isolate = info.GetIsolate();
-  compat::SetContinuationData(isolate, isolate->GetCurrentContext(), info[0]);
+  compat::SetCurrentContinuationData(info.GetIsolate(), info[0]);
 }
 
 void SwapFrame(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
-  v8::Local<v8::Context> context = isolate->GetCurrentContext();
-  info.GetReturnValue().Set(compat::GetContinuationData(isolate, context));
-  compat::SetContinuationData(isolate, context, info[0]);
+  info.GetReturnValue().Set(compat::GetCurrentContinuationData(isolate));
+  compat::SetCurrentContinuationData(isolate, info[0]);
 }
 
 void EnqueueMicrotask(const v8::FunctionCallbackInfo<v8::Value>& info) {
@@ -81,8 +78,7 @@ void EnqueueOrGetFrame(const v8::FunctionCallbackInfo<v8::Value>& info) {
     isolate->EnqueueMicrotask(info[0].As<v8::Function>());
     return;
   }
-  v8::Local<v8::Value> frame =
-      compat::GetContinuationData(isolate, isolate->GetCurrentContext());
+  v8::Local<v8::Value> frame = compat::GetCurrentContinuationData(isolate);
   if (!info[2]->IsNull() && (frame->IsUndefined() || frame == info[2])) {
     isolate->EnqueueMicrotask(info[0].As<v8::Function>());
     return;

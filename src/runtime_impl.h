@@ -225,8 +225,16 @@ class RuntimeImpl final : public Runtime {
 
   // Drops the microtasks queued in `context`'s queue without running them
   // (after a terminated callback), and schedules the recovery of the
-  // bookkeeping the terminated JavaScript could not undo.
+  // bookkeeping the terminated JavaScript could not undo. While the isolate
+  // is still terminating (the host's TryCatch holds the termination) V8
+  // cannot empty a queue: the drop is then deferred to the next
+  // RunMicrotasks() or outermost CallbackScope, before anything else runs.
   void DropMicrotasks(v8::Local<v8::Context> context);
+  // Carries out deferred drops (see DropMicrotasks); cheap when none is.
+  void DropDeferredMicrotasks() {
+    if (!deferred_drops_.empty())
+      DropDeferredMicrotasksSlow();
+  }
 
   // The microtask that emits a full destroy batch (destroy_queue.cc) and the
   // isolate's message listener; public for the list of external references
@@ -255,6 +263,8 @@ class RuntimeImpl final : public Runtime {
   void EmitDestroyBatch(ContextState* state);
   // checkpoint.cc
   void RecoverFromTermination();
+  void DropDeferredMicrotasksSlow();
+  void DropQueue(v8::Local<v8::Context> context);
 
   // install.cc: stack_views_, made on first use.
   v8::MaybeLocal<v8::Array> StackViews();
@@ -286,6 +296,10 @@ class RuntimeImpl final : public Runtime {
   bool destroy_task_posted_ = false;
   // A microtask checkpoint ended in TerminateExecution.
   bool checkpoint_terminated_ = false;
+  // Contexts whose queue holds a terminated callback's microtasks, to drop
+  // once the isolate no longer terminates (weak: a collected context's queue
+  // is gone with it).
+  std::vector<v8::Global<v8::Context>> deferred_drops_;
   // Tasks posted to the platform hold a weak reference to this, so that a
   // task running after the runtime is gone does nothing.
   std::shared_ptr<RuntimeImpl*> alive_;

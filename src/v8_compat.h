@@ -92,6 +92,27 @@ inline void SetContinuationData(v8::Isolate*,
 }
 #endif
 
+// The continuation data as the JavaScript layer's bindings see it: that of
+// the current context. V8 >= 12 keeps it on the isolate, so the bindings on
+// every run and getStore do not need to look the context up there.
+inline v8::Local<v8::Value> GetCurrentContinuationData(v8::Isolate* isolate) {
+#if V8_MAJOR_VERSION >= 12
+  return GetContinuationData(isolate, v8::Local<v8::Context>());
+#else
+  return GetContinuationData(isolate, isolate->GetCurrentContext());
+#endif
+}
+
+// See GetCurrentContinuationData().
+inline void SetCurrentContinuationData(v8::Isolate* isolate,
+                                       v8::Local<v8::Value> value) {
+#if V8_MAJOR_VERSION >= 12
+  SetContinuationData(isolate, v8::Local<v8::Context>(), value);
+#else
+  SetContinuationData(isolate, isolate->GetCurrentContext(), value);
+#endif
+}
+
 // Context::GetIsolate() and Object::GetIsolate() are gone in V8 14; the
 // context's isolate is the entered one there.
 inline v8::Isolate* IsolateOf(v8::Local<v8::Context> context) {
@@ -100,6 +121,19 @@ inline v8::Isolate* IsolateOf(v8::Local<v8::Context> context) {
   return v8::Isolate::GetCurrent();
 #else
   return context->GetIsolate();
+#endif
+}
+
+// The context `object` was created in (empty for a few internal objects).
+// V8 >= 12 prefers the overload that takes the isolate.
+inline v8::MaybeLocal<v8::Context> CreationContextOf(
+    v8::Isolate* isolate,
+    v8::Local<v8::Object> object) {
+#if V8_MAJOR_VERSION >= 12
+  return object->GetCreationContext(isolate);
+#else
+  (void)isolate;
+  return object->GetCreationContext();
 #endif
 }
 

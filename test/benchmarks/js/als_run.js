@@ -77,6 +77,17 @@ function runGetStoreLoop(n) {
   for (let i = 0; i < n; i++) s = als.run(store, getStoreOnce);
   sink = s;
 }
+// The issue's row: run + getStore in two nested instances.
+const als2 = new AsyncLocalStorage();
+function innerGet() { return als.getStore() === als2.getStore(); }
+function outerRun(store2) { return als2.run(store2, innerGet); }
+function nestedRunGetStoreLoop(n) {
+  const store = {id: 1};
+  const store2 = {id: 2};
+  let s;
+  for (let i = 0; i < n; i++) s = als.run(store, outerRun, store2);
+  sink = s;
+}
 function emptyLoop(n) {
   for (let i = 0; i < n; i++) empty();
 }
@@ -91,4 +102,6 @@ report('run(store, () => getStore())', runGet, baselineName);
 console.log(`  run + getStore: ${runGet.ours.toFixed(1)} ns (issue 4 target: ` +
             `10x faster than Node 24's ~850 ns, i.e. <= 85 ns): ` +
             `${runGet.ours <= 85 ? 'met' : 'MISSED'}`);
+const nested = compare(N, nestedRunGetStoreLoop, emptyLoop);
+report('run + getStore, two nested instances', nested, baselineName);
 if (sink === 42) console.log('');
