@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "src/destroy_queue.h"
+#include "src/external_references.h"
 #include "src/js_bindings.h"
 #include "src/runtime_impl.h"
 #include "src/v8_compat.h"
@@ -35,8 +36,7 @@ void RuntimeImpl::QueueDestroy(ContextState* state,
   if (context.IsEmpty() || holder.IsEmpty())
     return;
   v8::Local<v8::Function> flush;
-  if (!v8::Function::New(context, FlushDestroysMicrotask, holder, 0,
-                         v8::ConstructorBehavior::kThrow)
+  if (!NewNativeFunction(context, FlushDestroysMicrotask, holder, 0)
            .ToLocal(&flush)) {
     return;
   }

@@ -61,6 +61,28 @@ void CaptureMethod(v8::Local<v8::Context> context,
 
 }  // namespace
 
+v8::MaybeLocal<v8::Array> RuntimeImpl::StackViews() {
+  v8::Isolate* isolate = this->isolate();
+  v8::EscapableHandleScope handle_scope(isolate);
+  if (stack_views_.IsEmpty()) {
+    // A context of the runtime's own, so that no installed context keeps
+    // the views (and with them, its own native context) alive. Nothing runs
+    // in it. The installed contexts keep the views (and this context) alive;
+    // the runtime holds them weakly, so that a live Runtime leaves no strong
+    // handle that would stop a v8::SnapshotCreator (see
+    // include/asyncctx/snapshot.h).
+    v8::Local<v8::Context> views_context = v8::Context::New(isolate);
+    v8::Local<v8::Array> views;
+    if (views_context.IsEmpty() ||
+        !NewStackViews(views_context, stack_store_).ToLocal(&views)) {
+      return {};
+    }
+    stack_views_.Reset(isolate, views);
+    stack_views_.SetWeak();
+  }
+  return handle_scope.Escape(stack_views_.Get(isolate));
+}
+
 v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
                                      const InstallOptions& install_options) {
   v8::Isolate* isolate = this->isolate();
@@ -101,10 +123,12 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   state->context_fields[kContextThenableRepair] =
       options_.thenable_repair ? 1 : 0;
 
+  v8::Local<v8::Array> stack_views;
   v8::Local<v8::Object> holder;
   v8::Local<v8::Object> binding;
-  if (!NewBindingHolder(context, state).ToLocal(&holder) ||
-      !NewBindingObject(context, state, holder, stack_store_)
+  if (!StackViews().ToLocal(&stack_views) ||
+      !NewBindingHolder(context, state).ToLocal(&holder) ||
+      !NewBindingObject(context, state, holder, stack_views)
            .ToLocal(&binding)) {
     return v8::Nothing<bool>();
   }
@@ -153,6 +177,12 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   }
   v8::Local<v8::Object> exports = exports_value.As<v8::Object>();
   v8::Local<v8::Object> internals = internals_value.As<v8::Object>();
+  // The context keeps the shared stack views alive (the runtime holds them
+  // weakly): through its layer, under a private key.
+  if (internals->SetPrivate(context, v8::Private::New(isolate), stack_views)
+          .IsNothing()) {
+    return v8::Nothing<bool>();
+  }
 
   v8::Local<v8::Value> resources;
   if (!internals->Get(context, Str(isolate, "resources")).ToLocal(&resources) ||

@@ -2,13 +2,16 @@
 
 #include "src/js_bindings.h"
 
+#include <iterator>
 #include <string>
 
 #include "src/errors.h"
 #include "src/execution_stack.h"
+#include "src/external_references.h"
 #include "src/runtime_impl.h"
 #include "src/v8_compat.h"
 #include "src/v8_string.h"
+#include "v8-container.h"
 #include "v8-exception.h"
 #include "v8-function.h"
 #include "v8-microtask-queue.h"
@@ -145,13 +148,9 @@ void QueueDestroyBinding(const v8::FunctionCallbackInfo<v8::Value>& info) {
                                /*from_javascript=*/true);
 }
 
-struct BindingFunction {
-  const char* name;
-  v8::FunctionCallback callback;
-  int length;
-};
+}  // namespace
 
-constexpr BindingFunction kBindingFunctions[] = {
+const BindingFunction kBindingFunctions[] = {
     {"getFrame", GetFrame, 0},
     {"setFrame", SetFrame, 1},
     {"swapFrame", SwapFrame, 1},
@@ -164,7 +163,7 @@ constexpr BindingFunction kBindingFunctions[] = {
     {"queueDestroy", QueueDestroyBinding, 1},
     {"hostResourceAt", HostResourceAt, 1},
 };
-}  // namespace
+const size_t kBindingFunctionCount = std::size(kBindingFunctions);
 
 v8::MaybeLocal<v8::Object> NewBindingHolder(v8::Local<v8::Context> context,
                                             ContextState* state) {
@@ -184,44 +183,49 @@ void DetachBindingHolder(v8::Local<v8::Object> holder) {
   compat::SetInternalPointer(holder, kHolderStateField, nullptr);
 }
 
-v8::MaybeLocal<v8::Object> NewBindingObject(
+v8::MaybeLocal<v8::Array> NewStackViews(
     v8::Local<v8::Context> context,
-    ContextState* state,
-    v8::Local<v8::Object> holder,
     const std::shared_ptr<v8::BackingStore>& stack_store) {
+  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::EscapableHandleScope handle_scope(isolate);
+  v8::Context::Scope context_scope(context);
+  v8::Local<v8::ArrayBuffer> stack_buffer =
+      v8::ArrayBuffer::New(isolate, stack_store);
+  v8::Local<v8::Value> views[] = {
+      v8::Float64Array::New(stack_buffer, 0, ExecutionStack::kFieldCount),
+      v8::Uint32Array::New(stack_buffer, ExecutionStack::kDepthOffset, 1),
+      v8::Float64Array::New(stack_buffer, ExecutionStack::kFieldsBytes,
+                            2 * ExecutionStack::kCapacity),
+  };
+  return handle_scope.Escape(v8::Array::New(isolate, views, std::size(views)));
+}
+
+v8::MaybeLocal<v8::Object> NewBindingObject(v8::Local<v8::Context> context,
+                                            ContextState* state,
+                                            v8::Local<v8::Object> holder,
+                                            v8::Local<v8::Array> stack_views) {
   v8::Isolate* isolate = compat::IsolateOf(context);
   v8::EscapableHandleScope handle_scope(isolate);
   v8::Local<v8::Object> binding = v8::Object::New(isolate);
   for (const BindingFunction& f : kBindingFunctions) {
     v8::Local<v8::Function> fn;
-    if (!v8::Function::New(context, f.callback, holder, f.length,
-                           v8::ConstructorBehavior::kThrow)
+    if (!NewNativeFunction(context, f.callback, holder, f.length)
              .ToLocal(&fn) ||
         binding->Set(context, Str(isolate, f.name), fn).IsNothing()) {
       return {};
     }
   }
-  v8::Local<v8::ArrayBuffer> stack_buffer =
-      v8::ArrayBuffer::New(isolate, stack_store);
+  const char* const kViewNames[] = {"fields", "depth", "stack"};
+  for (uint32_t i = 0; i < std::size(kViewNames); i++) {
+    v8::Local<v8::Value> view;
+    if (!stack_views->Get(context, i).ToLocal(&view) ||
+        binding->Set(context, Str(isolate, kViewNames[i]), view).IsNothing()) {
+      return {};
+    }
+  }
   v8::Local<v8::ArrayBuffer> hook_buffer =
       v8::ArrayBuffer::New(isolate, state->hook_store);
   if (binding
-          ->Set(context, Str(isolate, "fields"),
-                v8::Float64Array::New(stack_buffer, 0,
-                                      ExecutionStack::kFieldCount))
-          .IsNothing() ||
-      binding
-          ->Set(context, Str(isolate, "depth"),
-                v8::Uint32Array::New(stack_buffer, ExecutionStack::kDepthOffset,
-                                     1))
-          .IsNothing() ||
-      binding
-          ->Set(
-              context, Str(isolate, "stack"),
-              v8::Float64Array::New(stack_buffer, ExecutionStack::kFieldsBytes,
-                                    2 * ExecutionStack::kCapacity))
-          .IsNothing() ||
-      binding
           ->Set(context, Str(isolate, "hookFields"),
                 v8::Float64Array::New(hook_buffer, 0, kHookFieldCount))
           .IsNothing() ||

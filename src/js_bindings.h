@@ -18,6 +18,7 @@
 #include <memory>
 
 #include "v8-array-buffer.h"
+#include "v8-container.h"
 #include "v8-context.h"
 #include "v8-function-callback.h"
 #include "v8-local-handle.h"
@@ -26,6 +27,17 @@
 namespace asyncctx {
 
 struct ContextState;
+
+// A native function of the binding object. kBindingFunctions is the one list
+// of them: NewBindingObject() creates them from it and ExternalReferences()
+// (src/external_references.cc) lists their callbacks.
+struct BindingFunction {
+  const char* name;
+  v8::FunctionCallback callback;
+  int length;
+};
+extern const BindingFunction kBindingFunctions[];
+extern const size_t kBindingFunctionCount;
 
 // The ContextState of a native function created with a holder as its data,
 // or null after throwing "the Runtime of this context has been destroyed".
@@ -40,13 +52,23 @@ v8::MaybeLocal<v8::Object> NewBindingHolder(v8::Local<v8::Context> context,
 // destroyed".
 void DetachBindingHolder(v8::Local<v8::Object> holder);
 
-// The binding object handed to the JavaScript layer of `state`'s context.
-// `stack_store` is the runtime's execution-stack block.
-v8::MaybeLocal<v8::Object> NewBindingObject(
+// The typed-array views of the runtime's execution-stack block
+// `stack_store` the JavaScript layer uses (`fields`, `depth`, `stack`, in
+// that order), made in `context`. The runtime makes them once, in a context
+// of its own, and every installed context's binding shares them: V8 accounts
+// the block's size as external memory once per ArrayBuffer, so one buffer
+// per context would count the same block once per context (issue 15 item
+// 13).
+v8::MaybeLocal<v8::Array> NewStackViews(
     v8::Local<v8::Context> context,
-    ContextState* state,
-    v8::Local<v8::Object> holder,
     const std::shared_ptr<v8::BackingStore>& stack_store);
+
+// The binding object handed to the JavaScript layer of `state`'s context.
+// `stack_views` comes from NewStackViews().
+v8::MaybeLocal<v8::Object> NewBindingObject(v8::Local<v8::Context> context,
+                                            ContextState* state,
+                                            v8::Local<v8::Object> holder,
+                                            v8::Local<v8::Array> stack_views);
 
 }  // namespace asyncctx
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "src/errors.h"
+#include "src/external_references.h"
 #include "src/runtime_impl.h"
 #include "src/v8_compat.h"
 #include "v8-container.h"
@@ -156,11 +157,19 @@ v8::MaybeLocal<v8::Module> GetAsyncHooksModule(v8::Local<v8::Context> context) {
       ExportNames(context, exports, &names).IsNothing()) {
     return {};
   }
-  v8::Local<v8::Module> module = compat::CreateSyntheticModule(
-      isolate, Str(isolate, "node:async_hooks"), names, EvaluateAsyncHooks);
+  CheckExternalReference(reinterpret_cast<intptr_t>(EvaluateAsyncHooksModule));
+  v8::Local<v8::Module> module =
+      compat::CreateSyntheticModule(isolate, Str(isolate, "node:async_hooks"),
+                                    names, EvaluateAsyncHooksModule);
   state->async_hooks_module.Reset(isolate, module);
   state->async_hooks_module.SetWeak();
   return handle_scope.Escape(module);
+}
+
+v8::MaybeLocal<v8::Value> EvaluateAsyncHooksModule(
+    v8::Local<v8::Context> context,
+    v8::Local<v8::Module> module) {
+  return EvaluateAsyncHooks(context, module);
 }
 
 }  // namespace asyncctx

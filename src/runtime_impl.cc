@@ -2,6 +2,8 @@
 
 #include "src/runtime_impl.h"
 
+#include "src/external_references.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -141,6 +143,8 @@ RuntimeImpl::RuntimeImpl(v8::Isolate* isolate, RuntimeOptions options)
       stack_.memory(), ExecutionStack::kMemoryBytes, ExecutionStack::FreeMemory,
       nullptr);
 
+  // The listener is in V8's heap (a snapshot of this isolate serializes it).
+  CheckExternalReference(reinterpret_cast<intptr_t>(&OnMessage));
   isolate->AddMessageListenerWithErrorLevel(
       OnMessage, v8::Isolate::kMessageError, v8::Local<v8::Value>());
   if (options_.on_unhandled_rejection) {

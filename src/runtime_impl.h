@@ -244,6 +244,14 @@ class RuntimeImpl final : public Runtime {
       DropDeferredMicrotasksSlow();
   }
 
+  // The microtask that emits a full destroy batch (destroy_queue.cc) and the
+  // isolate's message listener; public for the list of external references
+  // (src/external_references.cc).
+  static void FlushDestroysMicrotask(
+      const v8::FunctionCallbackInfo<v8::Value>& info);
+  static void OnMessage(v8::Local<v8::Message> message,
+                        v8::Local<v8::Value> data);
+
   // `resource` is being deleted while a CallbackScope for it is open: its
   // JavaScript object stands in for it until the scope closes.
   void OrphanHostResource(AsyncResource* resource);
@@ -261,20 +269,19 @@ class RuntimeImpl final : public Runtime {
   // destroy_queue.cc
   void PostDestroyTask();
   void EmitDestroyBatch(ContextState* state);
-  static void FlushDestroysMicrotask(
-      const v8::FunctionCallbackInfo<v8::Value>& info);
   // checkpoint.cc
   void RecoverFromTermination();
   void DropDeferredMicrotasksSlow();
   void DropQueue(v8::Local<v8::Context> context);
+
+  // install.cc: stack_views_, made on first use.
+  v8::MaybeLocal<v8::Array> StackViews();
 
   // Adds OnMicrotasksCompleted to `queue` once (each context may have its
   // own queue; the isolate's default queue is shared).
   void RegisterMicrotaskQueue(v8::MicrotaskQueue* queue);
 
   static void OnContextCollected(const v8::WeakCallbackInfo<ContextState>&);
-  static void OnMessage(v8::Local<v8::Message> message,
-                        v8::Local<v8::Value> data);
   static bool IsStackOverflowInLayer(v8::Isolate* isolate,
                                      v8::Local<v8::Message> message);
   static void OnPromiseReject(v8::PromiseRejectMessage message);
@@ -285,6 +292,9 @@ class RuntimeImpl final : public Runtime {
   int busy_ = 0;
   ExecutionStack stack_;
   std::shared_ptr<v8::BackingStore> stack_store_;
+  // The views of stack_store_ every installed context shares, made at the
+  // first Install in a context of the runtime's own (install.cc).
+  v8::Global<v8::Array> stack_views_;
   absl::flat_hash_map<ContextState*, std::unique_ptr<ContextState>> states_;
   uint64_t next_state_serial_ = 0;
   std::vector<AsyncResource*> host_resources_;

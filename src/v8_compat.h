@@ -19,6 +19,7 @@
 #define ASYNCCTX_SRC_V8_COMPAT_H_
 
 #include <atomic>
+#include <memory>
 
 #include <vector>
 #include "v8-callbacks.h"
@@ -31,6 +32,7 @@
 #include "v8-object.h"
 #include "v8-primitive.h"
 #include "v8-script.h"
+#include "v8-snapshot.h"
 #include "v8-value.h"
 #include "v8-version.h"
 
@@ -287,6 +289,31 @@ inline v8::Local<v8::Data> FixedArrayGet(v8::Local<v8::Context> context,
   return array->Get(index);
 #else
   return array->Get(context, index);
+#endif
+}
+
+// --- Snapshots (test/unittests/snapshot_test.cc, docs/embedding.md) -------
+
+#if V8_MAJOR_VERSION >= 12
+// The SnapshotCreator leaves disposing of the isolate to its owner.
+inline constexpr bool kSnapshotCreatorDisposesIsolate = false;
+#else
+// The SnapshotCreator disposes of the isolate in its destructor.
+inline constexpr bool kSnapshotCreatorDisposesIsolate = true;
+#endif
+
+// A SnapshotCreator for `isolate`, allocated with v8::Isolate::Allocate() and
+// not yet initialized; `params` gives the external references (and the
+// array buffer allocator from V8 12). V8 10.2 takes the references alone
+// and creates its own allocator.
+inline std::unique_ptr<v8::SnapshotCreator> NewSnapshotCreator(
+    v8::Isolate* isolate,
+    const v8::Isolate::CreateParams& params) {
+#if V8_MAJOR_VERSION >= 12
+  return std::make_unique<v8::SnapshotCreator>(isolate, params);
+#else
+  return std::make_unique<v8::SnapshotCreator>(isolate,
+                                               params.external_references);
 #endif
 }
 

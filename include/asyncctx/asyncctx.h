@@ -11,6 +11,7 @@
 //   context_frame.h   ContextFrame: carry context without an async resource
 //   errors.h          Node.js-compatible errors for host bindings
 //   module.h          node:async_hooks as a module for ESM/CommonJS hosts
+//   snapshot.h        ExternalReferences() for v8::SnapshotCreator
 //   export.h          ASYNCCTX_EXPORT: what libasyncctx.so exports
 //   version.h         library version
 // testing.h (RuntimeTesting: introspection for tests and benchmarks) is not
@@ -26,6 +27,7 @@
 #include "asyncctx/errors.h"
 #include "asyncctx/module.h"
 #include "asyncctx/runtime.h"
+#include "asyncctx/snapshot.h"
 #include "asyncctx/version.h"
 
 #endif  // ASYNCCTX_ASYNCCTX_H_

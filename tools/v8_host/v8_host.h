@@ -45,8 +45,18 @@ void ShutdownV8();
 // Creates an isolate whose foreground tasks PumpMessageLoop() runs.
 v8::Isolate* NewIsolate(const v8::Isolate::CreateParams& params);
 
-// Disposes an isolate made by NewIsolate(); pending tasks are dropped.
+// Disposes an isolate made by NewIsolate() or AllocateIsolate(); pending
+// tasks are dropped.
 void DisposeIsolate(v8::Isolate* isolate);
+
+// An isolate allocated (v8::Isolate::Allocate()) and registered with the
+// platform like NewIsolate()'s, but not initialized: for a
+// v8::SnapshotCreator, which initializes it. Dispose it with DisposeIsolate(),
+// or, when the SnapshotCreator disposed it itself, ForgetIsolate().
+v8::Isolate* AllocateIsolate();
+
+// Unregisters an isolate from AllocateIsolate() that V8 already disposed.
+void ForgetIsolate(v8::Isolate* isolate);
 
 // Runs one pending foreground task of `isolate` (due delayed tasks
 // included) on the calling thread; false when there was none. Never waits.

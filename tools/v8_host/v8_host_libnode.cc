@@ -47,6 +47,14 @@ void DisposeIsolate(v8::Isolate* isolate) {
   isolate->Dispose();
 }
 
+v8::Isolate* AllocateIsolate() {
+  return v8::Isolate::Allocate();
+}
+
+void ForgetIsolate(v8::Isolate* isolate) {
+  v8::platform::NotifyIsolateShutdown(g_platform.get(), isolate);
+}
+
 bool PumpMessageLoop(v8::Isolate* isolate) {
   return v8::platform::PumpMessageLoop(g_platform.get(), isolate);
 }

@@ -186,7 +186,7 @@ v8::Platform* Platform() {
 
 void ShutdownV8() {}
 
-v8::Isolate* NewIsolate(const v8::Isolate::CreateParams& params) {
+v8::Isolate* AllocateIsolate() {
   v8::Isolate* isolate = v8::Isolate::Allocate();
   auto delegate = std::make_unique<Delegate>();
   // Between Allocate() and Initialize(), as node.h asks.
@@ -195,8 +195,28 @@ v8::Isolate* NewIsolate(const v8::Isolate::CreateParams& params) {
     std::lock_guard<std::mutex> lock(g_delegates_mutex);
     (*g_delegates)[isolate] = std::move(delegate);
   }
+  return isolate;
+}
+
+v8::Isolate* NewIsolate(const v8::Isolate::CreateParams& params) {
+  v8::Isolate* isolate = AllocateIsolate();
   v8::Isolate::Initialize(isolate, params);
   return isolate;
+}
+
+void ForgetIsolate(v8::Isolate* isolate) {
+  std::unique_ptr<Delegate> delegate;
+  {
+    std::lock_guard<std::mutex> lock(g_delegates_mutex);
+    auto it = g_delegates->find(isolate);
+    if (it != g_delegates->end()) {
+      delegate = std::move(it->second);
+      g_delegates->erase(it);
+    }
+  }
+  g_platform->UnregisterIsolate(isolate);
+  if (delegate)
+    delegate->runner()->Clear();
 }
 
 void DisposeIsolate(v8::Isolate* isolate) {

