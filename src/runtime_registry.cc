@@ -4,17 +4,19 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
-#include "absl/synchronization/mutex.h"
 
 namespace asyncctx {
 
 namespace {
 
+// std::mutex rather than absl::Mutex: the Abseil we link is Debian's, built
+// without ThreadSanitizer's annotations, so TSan would not see its locking.
 struct Registry {
-  absl::Mutex mutex;
+  std::mutex mutex;
   absl::flat_hash_map<v8::Isolate*, RuntimeImpl*> runtimes
       ABSL_GUARDED_BY(mutex);
 };
@@ -42,7 +44,7 @@ thread_local CachedLookup t_last = {nullptr, nullptr, 0};
 
 bool RuntimeRegistry::Add(v8::Isolate* isolate, RuntimeImpl* runtime) {
   Registry& registry = TheRegistry();
-  absl::MutexLock lock(&registry.mutex);
+  std::lock_guard<std::mutex> lock(registry.mutex);
   if (!registry.runtimes.try_emplace(isolate, runtime).second)
     return false;
   g_epoch.fetch_add(1, std::memory_order_release);
@@ -51,7 +53,7 @@ bool RuntimeRegistry::Add(v8::Isolate* isolate, RuntimeImpl* runtime) {
 
 void RuntimeRegistry::Remove(v8::Isolate* isolate, RuntimeImpl* runtime) {
   Registry& registry = TheRegistry();
-  absl::MutexLock lock(&registry.mutex);
+  std::lock_guard<std::mutex> lock(registry.mutex);
   auto it = registry.runtimes.find(isolate);
   if (it == registry.runtimes.end() || it->second != runtime)
     return;
@@ -70,7 +72,7 @@ RuntimeImpl* RuntimeRegistry::Find(v8::Isolate* isolate) {
 
 RuntimeImpl* RuntimeRegistry::FindSlow(v8::Isolate* isolate) {
   Registry& registry = TheRegistry();
-  absl::MutexLock lock(&registry.mutex);
+  std::lock_guard<std::mutex> lock(registry.mutex);
   auto it = registry.runtimes.find(isolate);
   RuntimeImpl* runtime = it == registry.runtimes.end() ? nullptr : it->second;
   // Read under the mutex: no Add or Remove can slip in between.
