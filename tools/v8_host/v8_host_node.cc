@@ -204,7 +204,8 @@ v8::Isolate* NewIsolate(const v8::Isolate::CreateParams& params) {
   return isolate;
 }
 
-void ForgetIsolate(v8::Isolate* isolate) {
+// Removes and returns the isolate's delegate (null if it has none).
+static std::unique_ptr<Delegate> TakeDelegate(v8::Isolate* isolate) {
   std::unique_ptr<Delegate> delegate;
   {
     std::lock_guard<std::mutex> lock(g_delegates_mutex);
@@ -214,21 +215,18 @@ void ForgetIsolate(v8::Isolate* isolate) {
       g_delegates->erase(it);
     }
   }
+  return delegate;
+}
+
+void ForgetIsolate(v8::Isolate* isolate) {
+  std::unique_ptr<Delegate> delegate = TakeDelegate(isolate);
   g_platform->UnregisterIsolate(isolate);
   if (delegate)
     delegate->runner()->Clear();
 }
 
 void DisposeIsolate(v8::Isolate* isolate) {
-  std::unique_ptr<Delegate> delegate;
-  {
-    std::lock_guard<std::mutex> lock(g_delegates_mutex);
-    auto it = g_delegates->find(isolate);
-    if (it != g_delegates->end()) {
-      delegate = std::move(it->second);
-      g_delegates->erase(it);
-    }
-  }
+  std::unique_ptr<Delegate> delegate = TakeDelegate(isolate);
   // Deinitialize, unregister, free: in the order Node requires.
   g_platform->DisposeIsolate(isolate);
   if (delegate)
