@@ -153,6 +153,7 @@ void QueueDestroyBinding(const v8::FunctionCallbackInfo<v8::Value>& info) {
 const BindingFunction kBindingFunctions[] = {
     {"getFrame", GetFrame, 0},
     {"setFrame", SetFrame, 1},
+    {"restoreFrame", SetFrame, 1},
     {"swapFrame", SwapFrame, 1},
     {"enqueueMicrotask", EnqueueMicrotask, 1},
     {"enqueueOrGetFrame", EnqueueOrGetFrame, 3},
@@ -215,6 +216,18 @@ v8::MaybeLocal<v8::Object> NewBindingObject(v8::Local<v8::Context> context,
       return {};
     }
   }
+  // Where V8 has its own continuation-data accessors, getFrame and setFrame
+  // are those (TurboFan inlines them), and the layer composes swapFrame from
+  // them (src/js/prologue.js).
+  v8::Local<v8::Function> get_frame;
+  v8::Local<v8::Function> set_frame;
+  if (compat::FrameAccessors(context, &get_frame, &set_frame) &&
+      (binding->Set(context, Str(isolate, "getFrame"), get_frame).IsNothing() ||
+       binding->Set(context, Str(isolate, "setFrame"), set_frame).IsNothing() ||
+       binding->Set(context, Str(isolate, "swapFrame"), v8::Undefined(isolate))
+           .IsNothing())) {
+    return {};
+  }
   const char* const kViewNames[] = {"fields", "depth", "stack"};
   for (uint32_t i = 0; i < std::size(kViewNames); i++) {
     v8::Local<v8::Value> view;
@@ -225,6 +238,8 @@ v8::MaybeLocal<v8::Object> NewBindingObject(v8::Local<v8::Context> context,
   }
   v8::Local<v8::ArrayBuffer> hook_buffer =
       v8::ArrayBuffer::New(isolate, state->hook_store);
+  state->hook_buffer.Reset(isolate, hook_buffer);
+  state->hook_buffer.SetWeak();
   if (binding
           ->Set(context, Str(isolate, "hookFields"),
                 v8::Float64Array::New(hook_buffer, 0, kHookFieldCount))

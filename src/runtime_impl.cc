@@ -21,6 +21,7 @@
 #include "v8-container.h"
 #include "v8-exception.h"
 #include "v8-function.h"
+#include "v8-typed-array.h"
 
 namespace asyncctx {
 
@@ -193,6 +194,10 @@ RuntimeImpl::~RuntimeImpl() {
   for (auto& [state, owned] : states_) {
     if (!state->holder.IsEmpty())
       DetachBindingHolder(state->holder.Get(isolate));
+    // The layer's views of the hook fields read undefined from now on (and
+    // a snapshot of the context copies no off-heap memory).
+    if (!state->hook_buffer.IsEmpty())
+      compat::DetachArrayBuffer(state->hook_buffer.Get(isolate));
     if (!state->context.IsEmpty()) {
       v8::Local<v8::Context> context = state->context.Get(isolate);
       context->SetPromiseHooks({}, {}, {}, {});
@@ -203,6 +208,22 @@ RuntimeImpl::~RuntimeImpl() {
     }
   }
   states_.clear();
+  // The contexts keep the views of the execution-stack block alive; detach
+  // them, so that nothing in V8's heap refers to the block any more. The
+  // layer then reads undefined there and throws the "destroyed" error. (V8
+  // 10.2 also crashes snapshotting a context with these off-heap views; see
+  // include/asyncctx/snapshot.h.)
+  if (!stack_views_.IsEmpty()) {
+    v8::Local<v8::Array> views = stack_views_.Get(isolate);
+    v8::Local<v8::Context> views_context;
+    v8::Local<v8::Value> view;
+    if (compat::CreationContextOf(isolate, views).ToLocal(&views_context) &&
+        views->Get(views_context, 0).ToLocal(&view) &&
+        view->IsArrayBufferView()) {
+      compat::DetachArrayBuffer(view.As<v8::ArrayBufferView>()->Buffer());
+    }
+    stack_views_.Reset();
+  }
   RuntimeRegistry::Remove(isolate, this);
   isolate->SetData(options_.isolate_data_slot, nullptr);
 }

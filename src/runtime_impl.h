@@ -85,6 +85,9 @@ struct ContextState {
   v8::Global<v8::Context> context;  // weak; its callback frees this state
   v8::Global<v8::Object> holder;    // weak; internal field 0 -> this
   std::shared_ptr<v8::BackingStore> hook_store;
+  // The ArrayBuffer of hook_store that the JavaScript layer's views use
+  // (weak), detached when the runtime is destroyed.
+  v8::Global<v8::ArrayBuffer> hook_buffer;
   double* hook_fields = nullptr;     // HookField, in hook_store
   double* context_fields = nullptr;  // ContextField, after the hook fields
 

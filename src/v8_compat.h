@@ -22,6 +22,7 @@
 #include <memory>
 
 #include <vector>
+#include "v8-array-buffer.h"
 #include "v8-callbacks.h"
 
 #include "v8-context.h"
@@ -110,6 +111,57 @@ inline void SetCurrentContinuationData(v8::Isolate* isolate,
   SetContinuationData(isolate, v8::Local<v8::Context>(), value);
 #else
   SetContinuationData(isolate, isolate->GetCurrentContext(), value);
+#endif
+}
+
+// V8 >= 12 gives JavaScript accessors of its own for the continuation data
+// (getContinuationPreservedEmbedderData / setContinuationPreservedEmbedderData
+// in the context's extras binding object, which only C++ can reach), and
+// TurboFan compiles a call to them into a load or a store on the isolate:
+// no API callback. They read and write what GetCurrentContinuationData()
+// and SetCurrentContinuationData() do. Sets `get` and `set` and returns true
+// where the context has both; false on V8 10.x / 11.x (per-context data).
+inline bool FrameAccessors(v8::Local<v8::Context> context,
+                           v8::Local<v8::Function>* get,
+                           v8::Local<v8::Function>* set) {
+#if V8_MAJOR_VERSION >= 12
+  v8::Isolate* isolate = v8::Isolate::GetCurrent();
+  v8::Local<v8::Object> extras = context->GetExtrasBindingObject();
+  if (extras.IsEmpty())
+    return false;
+  v8::Local<v8::Value> get_value;
+  v8::Local<v8::Value> set_value;
+  if (!extras
+           ->Get(context, v8::String::NewFromUtf8Literal(
+                              isolate, "getContinuationPreservedEmbedderData"))
+           .ToLocal(&get_value) ||
+      !extras
+           ->Get(context, v8::String::NewFromUtf8Literal(
+                              isolate, "setContinuationPreservedEmbedderData"))
+           .ToLocal(&set_value) ||
+      !get_value->IsFunction() || !set_value->IsFunction()) {
+    return false;
+  }
+  *get = get_value.As<v8::Function>();
+  *set = set_value.As<v8::Function>();
+  return true;
+#else
+  (void)context;
+  (void)get;
+  (void)set;
+  return false;
+#endif
+}
+
+// Detaches `buffer` (its views then have length 0). V8 11 added a detach key
+// and made the call fallible (only with a key, which asyncctx never sets).
+inline void DetachArrayBuffer(v8::Local<v8::ArrayBuffer> buffer) {
+  if (!buffer->IsDetachable())
+    return;
+#if V8_MAJOR_VERSION >= 11
+  (void)buffer->Detach(v8::Local<v8::Value>()).IsNothing();
+#else
+  buffer->Detach();
 #endif
 }
 

@@ -23,7 +23,7 @@ function runWith(key, value, fn, thisArg, args) {
     }
     return ReflectApply(fn, thisArg, args);
   } finally {
-    setFrame(previous);
+    try { setFrame(previous); } catch { restoreFrame(previous); }
   }
 }
 
@@ -33,7 +33,7 @@ function runInFrame(frame, fn, thisArg, args) {
   try {
     return ReflectApply(fn, thisArg, args);
   } finally {
-    setFrame(previous);
+    try { setFrame(previous); } catch { restoreFrame(previous); }
   }
 }
 

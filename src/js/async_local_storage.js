@@ -83,7 +83,7 @@ class AsyncLocalStorage {
       }
       return ReflectApply(callback, null, args);
     } finally {
-      setFrame(previous);
+      try { setFrame(previous); } catch { restoreFrame(previous); }
     }
   }
 

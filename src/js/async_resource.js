@@ -111,7 +111,11 @@ class AsyncResource {
           stackDepth[0] = depth - 1;
           resources[depth - 1] = undefined;
         }
-        setFrame(previousFrame);
+        try {
+          setFrame(previousFrame);
+        } catch {
+          restoreFrame(previousFrame);
+        }
       }
     }
   }

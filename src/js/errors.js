@@ -98,3 +98,11 @@ function validateObjectOrUndefined(value, name) {
     throw invalidArgType(name, 'object', value);
   }
 }
+
+// What every entry point throws once the Runtime of this context is gone
+// (the same message as the native bindings). Its views of the execution
+// stack are detached then (length 0: every element reads undefined).
+function runtimeDestroyed() {
+  return new ErrorCtor(
+      'asyncctx: the Runtime of this context has been destroyed');
+}

@@ -28,7 +28,9 @@ const resources = newList(64);
 
 // Makes room for entry `depth` (may throw; nothing is changed then).
 function reserveResourceSlot(depth) {
-  if (depth >= fields[kStackCapacity]) {
+  if (!(depth < fields[kStackCapacity])) {
+    // Both undefined once the runtime is destroyed (detached views).
+    if (depth === undefined) throw runtimeDestroyed();
     throw new RangeErrorCtor('Maximum async context stack size exceeded');
   }
   if (depth >= resources.length) {
@@ -56,7 +58,8 @@ function pushAsyncContext(asyncId, triggerAsyncId, resource) {
 
 function popAsyncContext(asyncId) {
   const depth = stackDepth[0];
-  if (depth === 0) return false;
+  // Not `=== 0`: undefined once the runtime is destroyed.
+  if (!(depth > 0)) return false;
   if (fields[kExecutionAsyncId] !== asyncId) {
     // Never returns: this is stack corruption.
     fatalStackCorruption(fields[kExecutionAsyncId], asyncId);
@@ -70,19 +73,26 @@ function popAsyncContext(asyncId) {
 }
 
 function newAsyncId() {
-  return ++fields[kAsyncIdCounter];
+  const id = ++fields[kAsyncIdCounter];
+  if (id !== id) throw runtimeDestroyed();  // NaN: detached views.
+  return id;
 }
 
 function executionAsyncId() {
-  return fields[kExecutionAsyncId];
+  const id = fields[kExecutionAsyncId];
+  if (id === undefined) throw runtimeDestroyed();
+  return id;
 }
 
 function triggerAsyncId() {
-  return fields[kTriggerAsyncId];
+  const id = fields[kTriggerAsyncId];
+  if (id === undefined) throw runtimeDestroyed();
+  return id;
 }
 
 function defaultTriggerAsyncId() {
   const id = fields[kDefaultTriggerAsyncId];
+  if (id === undefined) throw runtimeDestroyed();
   return id < 0 ? fields[kExecutionAsyncId] : id;
 }
 
@@ -100,6 +110,7 @@ let topLevelGeneration = -1;
 
 function executionAsyncResource() {
   const depth = stackDepth[0];
+  if (depth === undefined) throw runtimeDestroyed();
   if (depth !== 0) {
     const resource = resources[depth - 1];
     if (resource !== undefined) return resource;

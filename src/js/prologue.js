@@ -12,6 +12,10 @@
 //
 //   binding.getFrame() / binding.setFrame(f)   V8's continuation data (CPED)
 //   binding.swapFrame(f)                       sets f, returns the previous
+//                      (on V8 >= 12 getFrame and setFrame are V8's own
+//                      accessors from the extras binding object, and
+//                      swapFrame is undefined: see below)
+//   binding.restoreFrame(f)  the native setFrame, for restores (below)
 //   binding.fields     Float64Array shared by every context of the isolate:
 //                      current ids, id counter, stack capacity
 //   binding.depth      Uint32Array: the execution stack's depth
@@ -31,7 +35,7 @@
   const {
     getFrame,
     setFrame,
-    swapFrame,
+    restoreFrame,
     enqueueMicrotask,
     enqueueOrGetFrame,
     fields,
@@ -45,3 +49,25 @@
     reportUncaught,
     queueDestroy,
   } = binding;
+  // Restoring a frame in a `finally` block must not fail, even when the
+  // `try` block ended in a stack overflow. V8 calls a native function (an
+  // API callback) without a stack check, but V8's own accessors, when they
+  // are really called (in the interpreter, or in code that deoptimized to
+  // it to run the `finally` block), check the stack first and can throw a
+  // RangeError there. So every restore is written
+  //
+  //   try { setFrame(previous); } catch { restoreFrame(previous); }
+  //
+  // In optimized code the first call is a store that cannot throw; the
+  // native fallback runs only at the stack limit. (Where setFrame is the
+  // native function, the catch is never taken.)
+  //
+  // swapFrame: a native call, or (where getFrame and setFrame are V8's own
+  // accessors, which TurboFan compiles to a load and a store) their
+  // composition. A stack overflow in it changes nothing.
+  const swapFrame = binding.swapFrame !== undefined ? binding.swapFrame :
+      (frame) => {
+        const previous = getFrame();
+        setFrame(frame);
+        return previous;
+      };

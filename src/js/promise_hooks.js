@@ -67,7 +67,7 @@ const v8PropagatesFrames = constants.kV8PropagatesFrames === 1;
 
 function resetDirtyFrame() {
   frameDirty = false;
-  setFrame(ROOT);
+  try { setFrame(ROOT); } catch { restoreFrame(ROOT); }
 }
 
 function promiseBeforeHook(promise) {
@@ -138,7 +138,9 @@ function promiseAfterHook(promise) {
   if (savedTop > 0) {
     const frame = savedFrames[--savedTop];
     savedFrames[savedTop] = undefined;
-    if (frame !== kNoSwap) setFrame(frame);
+    if (frame !== kNoSwap) {
+      try { setFrame(frame); } catch { restoreFrame(frame); }
+    }
   }
   if (frameDirty && !v8PropagatesFrames) resetDirtyFrame();
 }

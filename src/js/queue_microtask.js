@@ -136,7 +136,7 @@ function runQueuedMicrotask() {
     reportUncaught(err);
   } finally {
     frameDirty = false;
-    setFrame(previous);
+    try { setFrame(previous); } catch { restoreFrame(previous); }
   }
 }
 
@@ -163,7 +163,7 @@ function queueMicrotaskWithHooks(callback, frame) {
     } finally {
       popAsyncContext(asyncId);
       frameDirty = false;
-      setFrame(previous);
+      try { setFrame(previous); } catch { restoreFrame(previous); }
       if (hookFields[kDestroy] > 0) queueDestroy(asyncId);
     }
   });

@@ -34,17 +34,27 @@ SANITIZE="-fsanitize=address,undefined -fno-sanitize=vptr \
 CXXFLAGS="-std=c++17 -O1 -g -pthread -fPIC $SANITIZE -DASYNCCTX_ASAN=1 \
   -I. -Iinclude -isystem $DIST/include/node"
 
+# As many compilers at once as there are cores (JOBS=N to change).
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 objects=()
+pids=()
 for src in src/*.cc "$OUT/gen/src/js_sources.cc" \
            test/fuzz_native/api_fuzzer.cc; do
   obj="$OUT/obj/$(echo "$src" | tr / _).o"
   objects+=("$obj")
   if [[ ! -f $obj || $src -nt $obj || $0 -nt $obj || \
         -n $(find include src -newer "$obj" -name '*.h' -print -quit) ]]; then
+    while (( $(jobs -rp | wc -l) >= JOBS )); do wait -n || true; done
     echo "build.sh: $CXX -c $src"
-    # Coverage for libFuzzer on our code only (libnode is not rebuilt).
-    $CXX $CXXFLAGS -fsanitize=fuzzer-no-link -c "$src" -o "$obj"
+    # Coverage for libFuzzer on our code only (libnode is not rebuilt). A
+    # failed compile leaves no object behind.
+    ( $CXX $CXXFLAGS -fsanitize=fuzzer-no-link -c "$src" -o "$obj.tmp" &&
+      mv "$obj.tmp" "$obj" ) &
+    pids+=($!)
   fi
+done
+for pid in "${pids[@]}"; do
+  wait "$pid" || { echo "build.sh: a compile failed" >&2; exit 1; }
 done
 echo "build.sh: link $OUT/api_fuzzer"
 $CXX $SANITIZE -fsanitize=fuzzer -pthread "${objects[@]}" \

@@ -212,17 +212,60 @@ TEST(SnapshotDeathTest, IsolateWithARuntimeNeedsTheExternalReferences) {
                "Unknown external reference");
 }
 
-// An installed context cannot be snapshotted: its state is the Runtime's
-// (the execution stack, the hook fields, the embedder data pointers). V8
-// 10.2 and 13.6 both abort inside CreateBlob(), with or without the
-// references; asyncctx gets no call before that to say it more clearly
-// (docs/embedding.md, "Rules for hosts"). Should a V8 ever produce a blob,
-// this fails, and restored copies of installed contexts need a look.
-TEST(SnapshotDeathTest, InstalledContextCannotBeSnapshotted) {
+// An installed context cannot be snapshotted while its Runtime is alive: the
+// Runtime holds (weak) handles to the context's objects, which V8 refuses
+// in CreateBlob() (it prints "global handle not serialized" on stdout, where
+// EXPECT_DEATH does not look, and aborts), with or without the references.
+// asyncctx gets no call before that to say it more clearly (docs/embedding.md,
+// "Rules for hosts", rule 12).
+TEST(SnapshotDeathTest, InstalledContextWithALiveRuntimeIsRefusedByV8) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_DEATH(
       MakeSnapshot(SnapshotOf::kInstalledContext, kSetup, ExternalReferences()),
       "");
+}
+
+// Once its Runtime is destroyed, an installed context is left detached (its
+// bindings throw, its views of the execution-stack block are detached, its
+// embedder data no longer points to the Runtime), and V8 snapshots it like
+// any other, given the references of the native functions still in it. A
+// copy restored from the blob is not installed: the globals that came with
+// it throw a clear error until Install() defines new ones.
+TEST(SnapshotTest, ContextInstalledByADestroyedRuntimeRestoresUninstalled) {
+  SnapshotHost host;
+  host.runtime_alive_at_blob = false;
+  v8::StartupData blob = MakeSnapshot(SnapshotOf::kInstalledContext, kSetup,
+                                      ExternalReferences(), host);
+  ASSERT_NE(blob.data, nullptr);
+  {
+    RestoredIsolate restored(&blob);
+    v8::Isolate* isolate = restored.isolate();
+    v8::Isolate::Scope isolate_scope(isolate);
+    v8::HandleScope handle_scope(isolate);
+    v8::Local<v8::Context> context = v8::Context::New(isolate);
+    EXPECT_EQ("42", RunIn(context, "String(fromSnapshot)"));
+    EXPECT_FALSE(restored.runtime()->IsInstalled(context));
+    EXPECT_EQ("function", RunIn(context, "typeof AsyncLocalStorage"));
+    const char kDestroyed[] =
+        "threw: Error: asyncctx: the Runtime of this context has been "
+        "destroyed";
+    EXPECT_EQ(kDestroyed,
+              RunIn(context, "asyncHooks.createHook({init() {}}).enable()"));
+    EXPECT_EQ(kDestroyed, RunIn(context, "new AsyncResource('X')"));
+    EXPECT_EQ(kDestroyed,
+              RunIn(context, "asyncHooks.executionAsyncId()"));
+    EXPECT_EQ("ok", RunIn(context,
+                          "globalThis.OldStorage = AsyncLocalStorage; 'ok'"));
+    ASSERT_TRUE(restored.runtime()->Install(context).FromMaybe(false));
+    EXPECT_TRUE(restored.runtime()->IsInstalled(context));
+    EXPECT_EQ("false", RunIn(context,
+                             "String(OldStorage === AsyncLocalStorage)"));
+    EXPECT_EQ("ok", RunIn(context, kAcrossAwait));
+    restored.runtime()->RunMicrotasks(context);
+    EXPECT_EQ("undefined,b,a", RunIn(context, "seen.join()"));
+    EXPECT_EQ("1", RunIn(context, "String(asyncHooks.executionAsyncId())"));
+  }
+  delete[] blob.data;
 }
 
 void UnlistedCallback(const v8::FunctionCallbackInfo<v8::Value>&) {}
