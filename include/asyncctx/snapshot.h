@@ -22,13 +22,20 @@
 //      then Runtime::Install() on each context. Functions and objects from
 //      the snapshot work with AsyncLocalStorage like any others.
 //
-// An installed context cannot be snapshotted: its state is the Runtime's
-// (the shared execution stack, the hook fields, the pointers in its embedder
-// data), which a snapshot cannot carry. V8 gives asyncctx no call before it
-// serializes, so asyncctx cannot stop it with a message of its own: V8 10.2
-// and 13.6 abort inside CreateBlob() ("Unknown external reference" without
-// ExternalReferences(), "global handle not serialized" while the Runtime is
-// alive, a crash in the serializer after it was destroyed).
+// A context installed by a Runtime that is alive cannot be snapshotted: its
+// state is the Runtime's (the shared execution stack, the hook fields, the
+// pointers in its embedder data), which a snapshot cannot carry. V8 gives
+// asyncctx no call before it serializes, so asyncctx cannot stop it with a
+// message of its own: V8 aborts inside CreateBlob() ("Unknown external
+// reference" without ExternalReferences(), "global handle not serialized"
+// with them).
+//
+// Once its Runtime is destroyed, an installed context is detached (its
+// globals throw "asyncctx: the Runtime of this context has been destroyed",
+// its typed arrays over the Runtime's memory are detached) and can be
+// snapshotted with ExternalReferences(). A copy restored from the blob is
+// not installed: its old globals throw that error until Runtime::Install()
+// defines new ones.
 
 #ifndef ASYNCCTX_SNAPSHOT_H_
 #define ASYNCCTX_SNAPSHOT_H_

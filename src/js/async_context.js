@@ -15,7 +15,7 @@
 // there still restores the previous frame.
 function runWith(key, value, fn, thisArg, args) {
   const frame = newNode(key, value, undefined);
-  if (contextFields[kRepairActive] === 0) activateRepairOnce();
+  if (contextFields[kRepairActive] !== 1) activateRepairOnce();
   const previous = swapFrame(frame);
   try {
     if (previous !== undefined && previous !== ROOT) {

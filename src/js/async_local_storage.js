@@ -75,7 +75,7 @@ class AsyncLocalStorage {
     }
     this.#enabled = true;
     const frame = newNode(this, store, undefined);
-    if (contextFields[kRepairActive] === 0) activateRepairOnce();
+    if (contextFields[kRepairActive] !== 1) activateRepairOnce();
     const previous = swapFrame(frame);
     try {
       if (previous !== undefined && previous !== ROOT) {

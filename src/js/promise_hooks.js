@@ -183,11 +183,19 @@ function removePromiseHooksLater() {
 
 // Turns the thenable repair on in this context the first time a frame is
 // entered (by run, enterWith or a Variable), before that frame is current.
+// Called by every run while the repair is not active (kRepairActive is 0 or
+// 1; undefined once the runtime is destroyed and the fields are detached:
+// run then throws before it changes anything).
 function activateRepairOnce() {
-  if (contextFields[kRepairActive] === 0 && contextFields[kThenableRepair] !== 0) {
-    contextFields[kRepairActive] = 1;
-    refreshPromiseHooks();
+  const active = contextFields[kRepairActive];
+  if (active === 0) {
+    if (contextFields[kThenableRepair] !== 0) {
+      contextFields[kRepairActive] = 1;
+      refreshPromiseHooks();
+    }
+    return;
   }
+  if (active === undefined) throw runtimeDestroyed();
 }
 
 // ---------------------------------------------------------------------------
