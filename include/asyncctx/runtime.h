@@ -179,6 +179,13 @@ class ASYNCCTX_EXPORT Runtime {
   // isolate's data slots are not read). Safe on any thread.
   static Runtime* From(v8::Isolate* isolate);
 
+  // Detaches every context it installed that is still alive: from then on
+  // the globals there throw "asyncctx: the Runtime of this context has been
+  // destroyed" (run, the id accessors, the hooks, AsyncResource), the typed
+  // arrays the JavaScript layer shares with it are detached, and the
+  // contexts' embedder data no longer points to it (such a context can be
+  // snapshotted; see asyncctx/snapshot.h). Must not run inside JavaScript
+  // this runtime called (fatal; docs/embedding.md, "Rules for hosts").
   virtual ~Runtime();
 
   Runtime(const Runtime&) = delete;

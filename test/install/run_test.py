@@ -22,6 +22,7 @@ work directory is kept for inspection and wiped at the next run.
 """
 
 import argparse
+import concurrent.futures
 import glob
 import os
 import re
@@ -208,24 +209,42 @@ def main():
     shutil.rmtree(ctx.work, ignore_errors=True)
     os.makedirs(ctx.work)
 
-    passed = failed = 0
-    install_ok = True
-    for name, step in STEPS:
-        if not install_ok:
-            print("not ok - %s: skipped, nothing was installed" % name)
-            failed += 1
-            continue
+    def attempt(name, step):
         try:
             step(ctx)
-            print("ok - %s" % name)
-            passed += 1
+            return None
         except (Failure, subprocess.TimeoutExpired, OSError) as e:
-            print("not ok - %s: %s" % (name, e))
+            return str(e)
+
+    passed = failed = 0
+    # The install first; the consumers after it are independent of each
+    # other (each builds in a folder of its own) and run one per core.
+    (install_name, install_step), rest = STEPS[0], STEPS[1:]
+    error = attempt(install_name, install_step)
+    if error is None:
+        print("ok - %s" % install_name)
+        passed += 1
+    else:
+        print("not ok - %s: %s" % (install_name, error))
+        failed += 1
+    sys.stdout.flush()
+    if error is not None and not os.path.isfile(
+            os.path.join(ctx.prefix, "lib", "libasyncctx.a")):
+        for name, _ in rest:
+            print("not ok - %s: skipped, nothing was installed" % name)
             failed += 1
-            if name == "install" and not os.path.isfile(
-                    os.path.join(ctx.prefix, "lib", "libasyncctx.a")):
-                install_ok = False
-        sys.stdout.flush()
+    else:
+        with concurrent.futures.ThreadPoolExecutor(
+                os.cpu_count() or 2) as pool:
+            errors = pool.map(lambda s: attempt(*s), rest)
+            for (name, _), error in zip(rest, errors):
+                if error is None:
+                    print("ok - %s" % name)
+                    passed += 1
+                else:
+                    print("not ok - %s: %s" % (name, error))
+                    failed += 1
+                sys.stdout.flush()
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
