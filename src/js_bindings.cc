@@ -207,7 +207,10 @@ v8::MaybeLocal<v8::Object> NewBindingObject(v8::Local<v8::Context> context,
                                             v8::Local<v8::Array> stack_views) {
   v8::Isolate* isolate = compat::IsolateOf(context);
   v8::EscapableHandleScope handle_scope(isolate);
-  v8::Local<v8::Object> binding = v8::Object::New(isolate);
+  // Null prototypes: a setter a script defined on Object.prototype before
+  // Install must not see a binding (getFrame would hand out every frame).
+  v8::Local<v8::Object> binding =
+      v8::Object::New(isolate, v8::Null(isolate), nullptr, nullptr, 0);
   for (const BindingFunction& f : kBindingFunctions) {
     v8::Local<v8::Function> fn;
     if (!NewNativeFunction(context, f.callback, holder, f.length)
@@ -255,7 +258,8 @@ v8::MaybeLocal<v8::Object> NewBindingObject(v8::Local<v8::Context> context,
 
   // The indices into `fields` and `hookFields`, defined once (here and in
   // the enums they name), as Node.js hands its hook constants to JavaScript.
-  v8::Local<v8::Object> constants = v8::Object::New(isolate);
+  v8::Local<v8::Object> constants =
+      v8::Object::New(isolate, v8::Null(isolate), nullptr, nullptr, 0);
   const std::pair<const char*, int> kConstants[] = {
       {"kExecutionAsyncId", ExecutionStack::kExecutionAsyncId},
       {"kTriggerAsyncId", ExecutionStack::kTriggerAsyncId},

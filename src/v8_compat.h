@@ -129,22 +129,24 @@ inline bool FrameAccessors(v8::Local<v8::Context> context,
   v8::Local<v8::Object> extras = context->GetExtrasBindingObject();
   if (extras.IsEmpty())
     return false;
-  v8::Local<v8::Value> get_value;
-  v8::Local<v8::Value> set_value;
-  if (!extras
-           ->Get(context, v8::String::NewFromUtf8Literal(
-                              isolate, "getContinuationPreservedEmbedderData"))
-           .ToLocal(&get_value) ||
-      !extras
-           ->Get(context, v8::String::NewFromUtf8Literal(
-                              isolate, "setContinuationPreservedEmbedderData"))
-           .ToLocal(&set_value) ||
-      !get_value->IsFunction() || !set_value->IsFunction()) {
-    return false;
-  }
-  *get = get_value.As<v8::Function>();
-  *set = set_value.As<v8::Function>();
-  return true;
+  // Own data properties only: the extras object inherits from the context's
+  // Object.prototype, where a script may have put a getter of that name
+  // (it would then be handed every frame).
+  // (The extras object itself is V8's: no script can reach it, so its own
+  // properties are the data properties V8 defined.)
+  auto own_function = [&](const char* name, v8::Local<v8::Function>* out) {
+    v8::Local<v8::String> key =
+        v8::String::NewFromUtf8(isolate, name).ToLocalChecked();
+    v8::Local<v8::Value> value;
+    if (!extras->HasOwnProperty(context, key).FromMaybe(false) ||
+        !extras->Get(context, key).ToLocal(&value) || !value->IsFunction()) {
+      return false;
+    }
+    *out = value.As<v8::Function>();
+    return true;
+  };
+  return own_function("getContinuationPreservedEmbedderData", get) &&
+         own_function("setContinuationPreservedEmbedderData", set);
 #else
   (void)context;
   (void)get;

@@ -181,7 +181,8 @@ class ASYNCCTX_EXPORT Runtime {
 
   // Detaches every context it installed that is still alive: from then on
   // the globals there throw "asyncctx: the Runtime of this context has been
-  // destroyed" (run, the id accessors, the hooks, AsyncResource), the typed
+  // destroyed" (run, Snapshot#run, the id accessors, the hooks,
+  // AsyncResource; getStore keeps reading the current frame), the typed
   // arrays the JavaScript layer shares with it are detached, and the
   // contexts' embedder data no longer points to it (such a context can be
   // snapshotted; see asyncctx/snapshot.h). Must not run inside JavaScript

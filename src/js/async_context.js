@@ -27,8 +27,11 @@ function runWith(key, value, fn, thisArg, args) {
   }
 }
 
-// Calls fn in `frame`, then restores the exact previous frame.
+// Calls fn in `frame`, then restores the exact previous frame. Like run,
+// it refuses to start once the runtime is destroyed (the per-context fields
+// are detached then).
 function runInFrame(frame, fn, thisArg, args) {
+  if (contextFields[kRepairActive] === undefined) throw runtimeDestroyed();
   const previous = swapFrame(slotFrame(frame));
   try {
     return ReflectApply(fn, thisArg, args);

@@ -84,7 +84,8 @@ function promiseBeforeHook(promise) {
     const current = getFrame();
     if (current !== frame) {
       saveFrame(frameDirty ? ROOT : current);
-      setFrame(frame);
+      // Saved already: the frame must be entered even at the stack limit.
+      try { setFrame(frame); } catch { restoreFrame(frame); }
     } else {
       saveFrame(kNoSwap);
     }

@@ -216,35 +216,33 @@ def main():
         except (Failure, subprocess.TimeoutExpired, OSError) as e:
             return str(e)
 
-    passed = failed = 0
+    counts = {"passed": 0, "failed": 0}
+
+    def report(name, error):
+        if error is None:
+            print("ok - %s" % name)
+            counts["passed"] += 1
+        else:
+            print("not ok - %s: %s" % (name, error))
+            counts["failed"] += 1
+        sys.stdout.flush()
+
     # The install first; the consumers after it are independent of each
     # other (each builds in a folder of its own) and run one per core.
     (install_name, install_step), rest = STEPS[0], STEPS[1:]
     error = attempt(install_name, install_step)
-    if error is None:
-        print("ok - %s" % install_name)
-        passed += 1
-    else:
-        print("not ok - %s: %s" % (install_name, error))
-        failed += 1
-    sys.stdout.flush()
+    report(install_name, error)
     if error is not None and not os.path.isfile(
             os.path.join(ctx.prefix, "lib", "libasyncctx.a")):
         for name, _ in rest:
-            print("not ok - %s: skipped, nothing was installed" % name)
-            failed += 1
+            report(name, "skipped, nothing was installed")
     else:
         with concurrent.futures.ThreadPoolExecutor(
                 os.cpu_count() or 2) as pool:
             errors = pool.map(lambda s: attempt(*s), rest)
             for (name, _), error in zip(rest, errors):
-                if error is None:
-                    print("ok - %s" % name)
-                    passed += 1
-                else:
-                    print("not ok - %s: %s" % (name, error))
-                    failed += 1
-                sys.stdout.flush()
+                report(name, error)
+    passed, failed = counts["passed"], counts["failed"]
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

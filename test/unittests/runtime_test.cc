@@ -91,6 +91,54 @@ TEST_F(RuntimeTest, TwoContextsShareIdsButNotGlobals) {
   EXPECT_EQ(second, first + 1);
 }
 
+// A script that ran in a context before Install() put setters for the
+// binding names, and getters for V8's continuation-data accessors, on
+// Object.prototype: Install hands them nothing (the binding objects have no
+// prototype; only the extras object's own accessors are taken), and the
+// stores stay private.
+TEST_F(RuntimeTest, ObjectPrototypeSettersBeforeInstallSeeNoBinding) {
+  v8::Local<v8::Context> other = v8::Context::New(isolate());
+  auto run_in_other = [&](const char* source) {
+    v8::Context::Scope scope(other);
+    v8::Local<v8::Value> result =
+        v8::Script::Compile(other,
+                            v8::String::NewFromUtf8(isolate(), source)
+                                .ToLocalChecked())
+            .ToLocalChecked()
+            ->Run(other)
+            .ToLocalChecked();
+    v8::String::Utf8Value utf8(isolate(), result);
+    return std::string(*utf8 ? *utf8 : "?");
+  };
+  run_in_other(R"JS(
+    globalThis.caught = [];
+    for (const name of ['getFrame', 'setFrame', 'swapFrame', 'restoreFrame',
+                        'enqueueMicrotask', 'fields', 'stack', 'depth',
+                        'hookFields', 'contextFields', 'constants',
+                        'hostResourceAt', 'queueDestroy']) {
+      Object.defineProperty(Object.prototype, name, {
+        set(v) { caught.push(name); },
+        get() { return undefined; },
+        configurable: true,
+      });
+    }
+    for (const name of ['getContinuationPreservedEmbedderData',
+                        'setContinuationPreservedEmbedderData']) {
+      Object.defineProperty(Object.prototype, name, {
+        get() { caught.push(name); return () => undefined; },
+        configurable: true,
+      });
+    }
+  )JS");
+  ASSERT_TRUE(runtime()->Install(other).FromMaybe(false));
+  EXPECT_EQ(run_in_other(R"JS(
+    const als = new AsyncLocalStorage();
+    const seen = als.run('secret', () => als.getStore());
+    `${seen} ${String(als.getStore())} [${caught.join()}]`
+  )JS"),
+            "secret undefined []");
+}
+
 // The same work on 4 isolates on 4 threads gives identical results.
 TEST(RuntimeThreadTest, FourIsolatesOnFourThreads) {
   const char* kScript = R"JS(
@@ -147,7 +195,8 @@ TEST(RuntimeLifetimeTest, BindingsThrowAfterTheRuntimeIsDestroyed) {
   TestIsolate env;
   v8::Isolate::Scope isolate_scope(env.isolate());
   v8::HandleScope handle_scope(env.isolate());
-  env.Run("globalThis.als = new AsyncLocalStorage();");
+  env.Run("globalThis.als = new AsyncLocalStorage();"
+          "globalThis.snapshot = new AsyncContext.Snapshot();");
   env.DestroyRuntime();
   // run() throws before it changes the frame (on V8 >= 12.4 too, where it
   // calls no binding: the per-context fields it reads are detached).
@@ -161,6 +210,9 @@ TEST(RuntimeLifetimeTest, BindingsThrowAfterTheRuntimeIsDestroyed) {
                           "catch (e) { e.message }"),
             "asyncctx: the Runtime of this context has been destroyed");
   EXPECT_EQ(env.RunString("String(als.getStore())"), "undefined");
+  EXPECT_EQ(env.RunString("try { snapshot.run(() => {}); 'no' } "
+                          "catch (e) { e.message }"),
+            "asyncctx: the Runtime of this context has been destroyed");
 }
 
 }  // namespace
