@@ -42,19 +42,9 @@ TEST_F(RuntimeTest, CustomNamesAndOmittedGlobals) {
   options.async_local_storage = "ALS";
   options.async_context = "";
   ASSERT_TRUE(runtime()->Install(other, options).FromMaybe(false));
-  v8::Context::Scope scope(other);
-  auto eval = [&](const char* code) {
-    v8::Local<v8::Value> v =
-        v8::Script::Compile(
-            other, v8::String::NewFromUtf8(isolate(), code).ToLocalChecked())
-            .ToLocalChecked()
-            ->Run(other)
-            .ToLocalChecked();
-    return std::string(*v8::String::Utf8Value(isolate(), v));
-  };
-  EXPECT_EQ(eval("typeof ALS"), "function");
-  EXPECT_EQ(eval("typeof AsyncLocalStorage"), "undefined");
-  EXPECT_EQ(eval("typeof AsyncContext"), "undefined");
+  EXPECT_EQ(RunStringIn(other, "typeof ALS"), "function");
+  EXPECT_EQ(RunStringIn(other, "typeof AsyncLocalStorage"), "undefined");
+  EXPECT_EQ(RunStringIn(other, "typeof AsyncContext"), "undefined");
 }
 
 TEST_F(RuntimeTest, TopLevelIds) {
@@ -98,19 +88,7 @@ TEST_F(RuntimeTest, TwoContextsShareIdsButNotGlobals) {
 // stores stay private.
 TEST_F(RuntimeTest, ObjectPrototypeSettersBeforeInstallSeeNoBinding) {
   v8::Local<v8::Context> other = v8::Context::New(isolate());
-  auto run_in_other = [&](const char* source) {
-    v8::Context::Scope scope(other);
-    v8::Local<v8::Value> result =
-        v8::Script::Compile(other,
-                            v8::String::NewFromUtf8(isolate(), source)
-                                .ToLocalChecked())
-            .ToLocalChecked()
-            ->Run(other)
-            .ToLocalChecked();
-    v8::String::Utf8Value utf8(isolate(), result);
-    return std::string(*utf8 ? *utf8 : "?");
-  };
-  run_in_other(R"JS(
+  RunStringIn(other, R"JS(
     globalThis.caught = [];
     for (const name of ['getFrame', 'setFrame', 'swapFrame', 'restoreFrame',
                         'enqueueMicrotask', 'fields', 'stack', 'depth',
@@ -131,7 +109,7 @@ TEST_F(RuntimeTest, ObjectPrototypeSettersBeforeInstallSeeNoBinding) {
     }
   )JS");
   ASSERT_TRUE(runtime()->Install(other).FromMaybe(false));
-  EXPECT_EQ(run_in_other(R"JS(
+  EXPECT_EQ(RunStringIn(other, R"JS(
     const als = new AsyncLocalStorage();
     const seen = als.run('secret', () => als.getStore());
     `${seen} ${String(als.getStore())} [${caught.join()}]`
@@ -195,8 +173,9 @@ TEST(RuntimeLifetimeTest, BindingsThrowAfterTheRuntimeIsDestroyed) {
   TestIsolate env;
   v8::Isolate::Scope isolate_scope(env.isolate());
   v8::HandleScope handle_scope(env.isolate());
-  env.Run("globalThis.als = new AsyncLocalStorage();"
-          "globalThis.snapshot = new AsyncContext.Snapshot();");
+  env.Run(
+      "globalThis.als = new AsyncLocalStorage();"
+      "globalThis.snapshot = new AsyncContext.Snapshot();");
   env.DestroyRuntime();
   // run() throws before it changes the frame (on V8 >= 12.4 too, where it
   // calls no binding: the per-context fields it reads are detached).

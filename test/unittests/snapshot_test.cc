@@ -252,14 +252,13 @@ TEST(SnapshotTest, ContextInstalledByADestroyedRuntimeRestoresUninstalled) {
     EXPECT_EQ(kDestroyed,
               RunIn(context, "asyncHooks.createHook({init() {}}).enable()"));
     EXPECT_EQ(kDestroyed, RunIn(context, "new AsyncResource('X')"));
-    EXPECT_EQ(kDestroyed,
-              RunIn(context, "asyncHooks.executionAsyncId()"));
+    EXPECT_EQ(kDestroyed, RunIn(context, "asyncHooks.executionAsyncId()"));
     EXPECT_EQ("ok", RunIn(context,
                           "globalThis.OldStorage = AsyncLocalStorage; 'ok'"));
     ASSERT_TRUE(restored.runtime()->Install(context).FromMaybe(false));
     EXPECT_TRUE(restored.runtime()->IsInstalled(context));
-    EXPECT_EQ("false", RunIn(context,
-                             "String(OldStorage === AsyncLocalStorage)"));
+    EXPECT_EQ("false",
+              RunIn(context, "String(OldStorage === AsyncLocalStorage)"));
     EXPECT_EQ("ok", RunIn(context, kAcrossAwait));
     restored.runtime()->RunMicrotasks(context);
     EXPECT_EQ("undefined,b,a", RunIn(context, "seen.join()"));

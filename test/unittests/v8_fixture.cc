@@ -38,8 +38,12 @@ TestIsolate::~TestIsolate() {
 }
 
 v8::Local<v8::Value> TestIsolate::Run(const std::string& source) {
+  return RunIn(context(), source);
+}
+
+v8::Local<v8::Value> TestIsolate::RunIn(v8::Local<v8::Context> context,
+                                        const std::string& source) {
   v8::EscapableHandleScope scope(isolate_);
-  v8::Local<v8::Context> context = this->context();
   v8::Context::Scope context_scope(context);
   v8::TryCatch try_catch(isolate_);
   v8::Local<v8::String> code =
@@ -66,8 +70,13 @@ v8::Local<v8::Value> TestIsolate::RunAndDrain(const std::string& source) {
 }
 
 std::string TestIsolate::RunString(const std::string& source) {
+  return RunStringIn(context(), source);
+}
+
+std::string TestIsolate::RunStringIn(v8::Local<v8::Context> context,
+                                     const std::string& source) {
   v8::HandleScope scope(isolate_);
-  v8::Local<v8::Value> result = Run(source);
+  v8::Local<v8::Value> result = RunIn(context, source);
   if (result.IsEmpty())
     return "<exception>";
   v8::String::Utf8Value utf8(isolate_, result);

@@ -40,6 +40,11 @@ class TestIsolate {
   v8::Local<v8::Value> RunAndDrain(const std::string& source);
   // Runs `source` and returns its result converted to a string.
   std::string RunString(const std::string& source);
+  // The same two in another context of this isolate.
+  v8::Local<v8::Value> RunIn(v8::Local<v8::Context> context,
+                             const std::string& source);
+  std::string RunStringIn(v8::Local<v8::Context> context,
+                          const std::string& source);
   double RunNumber(const std::string& source);
 
   // Runs pending platform tasks (FinalizationRegistry cleanup, destroy
@@ -72,6 +77,10 @@ class V8Test : public ::testing::Test {
   }
   std::string RunString(const std::string& source) {
     return env_->RunString(source);
+  }
+  std::string RunStringIn(v8::Local<v8::Context> context,
+                          const std::string& source) {
+    return env_->RunStringIn(context, source);
   }
   double RunNumber(const std::string& source) {
     return env_->RunNumber(source);
