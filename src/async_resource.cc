@@ -46,8 +46,9 @@ AsyncIds EmitAsyncInit(v8::Local<v8::Context> context,
   if (context.IsEmpty())
     FatalUsage("EmitAsyncInit", "the context is empty");
   v8::Isolate* isolate = compat::IsolateOf(context);
-  RuntimeImpl* runtime = RuntimeForOrDie(isolate, "EmitAsyncInit");
-  ContextState* state = runtime->StateForOrDie(context, "EmitAsyncInit");
+  RuntimeImpl* runtime = RuntimeRegistry::FindOrDie(isolate, "EmitAsyncInit");
+  ContextState* state =
+      ContextState::FindOrDie(runtime, context, "EmitAsyncInit");
   v8::HandleScope handle_scope(isolate);
   v8::Context::Scope context_scope(context);
   ExecutionStack& stack = runtime->stack();
@@ -66,8 +67,10 @@ void EmitAsyncDestroy(v8::Local<v8::Context> context, AsyncIds ids) {
   if (context.IsEmpty())
     FatalUsage("EmitAsyncDestroy", "the context is empty");
   v8::Isolate* isolate = compat::IsolateOf(context);
-  RuntimeImpl* runtime = RuntimeForOrDie(isolate, "EmitAsyncDestroy");
-  ContextState* state = runtime->StateForOrDie(context, "EmitAsyncDestroy");
+  RuntimeImpl* runtime =
+      RuntimeRegistry::FindOrDie(isolate, "EmitAsyncDestroy");
+  ContextState* state =
+      ContextState::FindOrDie(runtime, context, "EmitAsyncDestroy");
   if (state->HasHooks(kHookDestroy))
     runtime->QueueDestroy(state, ids.async_id);
 }
@@ -80,8 +83,9 @@ AsyncResource::AsyncResource(v8::Local<v8::Context> context,
       type_(type != nullptr ? type : "") {
   if (isolate_ == nullptr)
     FatalUsage("AsyncResource", "the context is empty");
-  RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "AsyncResource");
-  ContextState* state = runtime->StateForOrDie(context, "AsyncResource");
+  RuntimeImpl* runtime = RuntimeRegistry::FindOrDie(isolate_, "AsyncResource");
+  ContextState* state =
+      ContextState::FindOrDie(runtime, context, "AsyncResource");
   runtime_generation_ = runtime->generation();
   context_embedder_index_ = runtime->options().context_embedder_index;
   // The host may create resources from outside any entered context (an I/O
@@ -130,7 +134,7 @@ namespace {
 // The runtime `resource` belongs to, or null once it was destroyed (a later
 // runtime for the isolate has another generation).
 RuntimeImpl* LiveRuntime(v8::Isolate* isolate, uint64_t generation) {
-  RuntimeImpl* runtime = RuntimeImpl::FromIsolate(isolate);
+  RuntimeImpl* runtime = RuntimeRegistry::Find(isolate);
   return runtime != nullptr && runtime->generation() == generation ? runtime
                                                                    : nullptr;
 }
@@ -167,7 +171,7 @@ void AsyncResource::EmitDestroy() {
   if (runtime == nullptr)
     return;
   v8::HandleScope handle_scope(isolate_);
-  ContextState* state = runtime->StateFor(frame_.context());
+  ContextState* state = ContextState::Find(runtime, frame_.context());
   if (state != nullptr && state->HasHooks(kHookDestroy)) {
     runtime->QueueDestroy(state, async_id_);
   }

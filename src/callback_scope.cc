@@ -40,6 +40,14 @@ bool CallHook(v8::Isolate* isolate,
 
 }  // namespace
 
+ContextState* internal::CallbackScopeAccess::State(const CallbackScope& scope) {
+  return reinterpret_cast<ContextState*>(scope.state_);
+}
+
+void internal::CallbackScopeAccess::MarkFailedByUncaught(CallbackScope* scope) {
+  scope->failed_ = true;
+}
+
 CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
     : run_checkpoint_(checkpoint == Checkpoint::kRun) {
   if (resource == nullptr)
@@ -57,7 +65,7 @@ CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
   // isolate): a destroyed runtime cleared them, and a later one that
   // installed the context again has another generation.
   ContextState* state =
-      RuntimeImpl::StateAt(context_, resource->context_embedder_index_);
+      ContextState::Find(context_, resource->context_embedder_index_);
   if (state == nullptr ||
       state->runtime->generation() != resource->runtime_generation_) {
     FatalUsage("CallbackScope",
@@ -65,35 +73,35 @@ CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
                "AsyncResources before their Runtime)",
                isolate_);
   }
-  runtime_ = state->runtime;
+  RuntimeImpl* runtime = state->runtime;
   async_id_ = resource->async_id_;
   v8::HandleScope handle_scope(isolate_);
   v8::Local<v8::Context> context = context_;
   context->Enter();
   // Valid until the destructor: the caller's HandleScope keeps the context
   // alive, and destroying the runtime while a scope is open is fatal.
-  state_ = state;
-  outermost_ = runtime_->callback_scope_depth++ == 0;
+  state_ = reinterpret_cast<internal::OpaqueContextState*>(state);
+  outermost_ = runtime->callback_scope_depth++ == 0;
   // A terminated callback's microtasks that could not be dropped when its
   // scope closed must not run in this one's checkpoint.
   if (outermost_)
-    runtime_->DropDeferredMicrotasks();
-  enclosing_ = runtime_->innermost_scope;
-  runtime_->innermost_scope = this;
+    runtime->DropDeferredMicrotasks();
+  enclosing_ = runtime->innermost_scope;
+  runtime->innermost_scope = this;
 
-  ExecutionStack& stack = runtime_->stack();
+  ExecutionStack& stack = runtime->stack();
   depth_before_ = stack.depth();
   if (!stack.Push(resource->async_id_, resource->trigger_async_id_)) {
     FatalUsage("CallbackScope", "the async context stack is full", isolate_);
   }
   // executionAsyncResource() asks for the JavaScript object only when it is
   // called; the scope itself records a pointer (cleared by ~AsyncResource).
-  runtime_->SetHostResource(depth_before_, resource);
+  runtime->SetHostResource(depth_before_, resource);
   resource->open_scopes_++;
   // As ContextFrame::Scope does. A nested scope restores the exact previous
   // frame; the outermost one is a macrotask of the resource's context (see
   // FrameRestore).
-  EnterFrameSavingPrevious(runtime_, state, context, resource->frame_.frame(),
+  EnterFrameSavingPrevious(runtime, state, context, resource->frame_.frame(),
                            outermost_ ? FrameRestore::kRootUnlessOtherContext
                                       : FrameRestore::kPrevious,
                            &saved_frame_);
@@ -117,7 +125,8 @@ CallbackScope::~CallbackScope() {
   v8::Isolate* isolate = isolate_;
   v8::HandleScope handle_scope(isolate);
   v8::Local<v8::Context> context = context_;
-  ContextState* state = state_;
+  ContextState* state = internal::CallbackScopeAccess::State(*this);
+  RuntimeImpl* runtime = state->runtime;
   if (isolate->IsExecutionTerminating())
     terminated_ = true;
   if (!failed_ && !terminated_ && state->HasHooks(kHookAfter)) {
@@ -131,7 +140,7 @@ CallbackScope::~CallbackScope() {
   // hook error handler that terminates), skipping JavaScript's pops there.
   if (isolate->IsExecutionTerminating())
     terminated_ = true;
-  ExecutionStack& stack = runtime_->stack();
+  ExecutionStack& stack = runtime->stack();
   size_t depth = stack.depth();
   if (depth == depth_before_ + 1 && stack.execution_async_id() == async_id_) {
     stack.Pop(async_id_);
@@ -140,28 +149,27 @@ CallbackScope::~CallbackScope() {
     // their entries, and the resources JavaScript recorded for them.
     stack.UnwindTo(depth_before_);
     for (size_t i = depth_before_ + 1; i < depth; i++)
-      runtime_->SetResource(state, context, i, v8::Undefined(isolate));
+      runtime->SetResource(state, context, i, v8::Undefined(isolate));
   } else {
     ExecutionStack::FatalCorruption(stack.execution_async_id(), async_id_);
   }
-  if (AsyncResource* resource = runtime_->HostResourceAt(depth_before_)) {
+  if (AsyncResource* resource = runtime->HostResourceAt(depth_before_)) {
     resource->open_scopes_--;
   } else {
     // The resource was deleted inside its callback and handed its JavaScript
     // object to the resources list for the rest of the scope.
-    runtime_->SetResource(state, context, depth_before_,
-                          v8::Undefined(isolate));
+    runtime->SetResource(state, context, depth_before_, v8::Undefined(isolate));
   }
-  runtime_->SetHostResource(depth_before_, nullptr);
-  runtime_->innermost_scope = enclosing_;
-  runtime_->callback_scope_depth--;
+  runtime->SetHostResource(depth_before_, nullptr);
+  runtime->innermost_scope = enclosing_;
+  runtime->callback_scope_depth--;
   if (terminated_) {
     // The terminated callback's promise reactions and queueMicrotask
     // callbacks must not run (in its tenant's store) at the next checkpoint.
     if (outermost_)
-      runtime_->DropMicrotasks(context);
+      runtime->DropMicrotasks(context);
   } else if (outermost_ && run_checkpoint_) {
-    runtime_->RunMicrotasks(context);
+    runtime->RunMicrotasks(context);
   }
   // After the checkpoint, which leaves the root: on V8 >= 12 the previous
   // frame may be another context's (the continuation data is the isolate's).

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 
+#include "src/context_state.h"
+#include "src/frame.h"
 #include "src/runtime_impl.h"
 #include "src/v8_compat.h"
 #include "v8-exception.h"
@@ -63,7 +65,8 @@ void RuntimeImpl::RunMicrotasks(v8::Local<v8::Context> context) {
   // 10.2 only enters non-root captured frames), so the checkpoint starts at
   // the root: an enterWith in the script that ran before must not leak.
   v8::HandleScope handle_scope(isolate);
-  v8::Local<v8::Value> root = RootFrame(context);
+  v8::Local<v8::Value> root =
+      RootFrame(isolate, ContextState::Find(this, context));
   if (!context.IsEmpty())
     compat::SetContinuationData(isolate, context, root);
   size_t depth_before = stack_.depth();
@@ -94,17 +97,11 @@ void RuntimeImpl::RunMicrotasks(v8::Local<v8::Context> context) {
     compat::SetContinuationData(isolate, context, root);
 }
 
-v8::Local<v8::Value> RuntimeImpl::RootFrame(v8::Local<v8::Context> context) {
-  ContextState* state = StateFor(context);
-  if (state == nullptr || state->root_frame.IsEmpty())
-    return v8::Undefined(isolate());
-  return state->root_frame.Get(isolate());
-}
-
 void RuntimeImpl::DropMicrotasks(v8::Local<v8::Context> context) {
   v8::Isolate* isolate = this->isolate();
   checkpoint_terminated_ = true;
-  compat::SetContinuationData(isolate, context, RootFrame(context));
+  compat::SetContinuationData(
+      isolate, context, RootFrame(isolate, ContextState::Find(this, context)));
   if (isolate->IsExecutionTerminating()) {
     // The host's TryCatch still holds the termination (V8 10.2 keeps it
     // until CancelTerminateExecution): V8 would leave the queue as it is.
@@ -139,7 +136,8 @@ void RuntimeImpl::DropQueue(v8::Local<v8::Context> context) {
     context->GetMicrotaskQueue()->PerformCheckpoint(isolate);
   }
   isolate->CancelTerminateExecution();
-  compat::SetContinuationData(isolate, context, RootFrame(context));
+  compat::SetContinuationData(
+      isolate, context, RootFrame(isolate, ContextState::Find(this, context)));
 }
 
 }  // namespace asyncctx

@@ -13,8 +13,9 @@ ContextFrame ContextFrame::Current(v8::Local<v8::Context> context) {
   if (context.IsEmpty())
     FatalUsage("ContextFrame::Current", "the context is empty");
   v8::Isolate* isolate = compat::IsolateOf(context);
-  RuntimeImpl* runtime = RuntimeForOrDie(isolate, "ContextFrame::Current");
-  runtime->StateForOrDie(context, "ContextFrame::Current");
+  RuntimeImpl* runtime =
+      RuntimeRegistry::FindOrDie(isolate, "ContextFrame::Current");
+  ContextState::FindOrDie(runtime, context, "ContextFrame::Current");
   return Capture(isolate, context);
 }
 
@@ -37,10 +38,12 @@ ContextFrame::Scope::Scope(const ContextFrame& frame)
     : isolate_(frame.isolate_) {
   if (isolate_ == nullptr)
     FatalUsage("ContextFrame::Scope", "the frame was moved from");
-  RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "ContextFrame::Scope");
+  RuntimeImpl* runtime =
+      RuntimeRegistry::FindOrDie(isolate_, "ContextFrame::Scope");
   v8::HandleScope handle_scope(isolate_);
   v8::Local<v8::Context> context = frame.context();
-  ContextState* state = runtime->StateForOrDie(context, "ContextFrame::Scope");
+  ContextState* state =
+      ContextState::FindOrDie(runtime, context, "ContextFrame::Scope");
   context_.Reset(isolate_, context);
   EnterFrameSavingPrevious(runtime, state, context, frame.frame(),
                            FrameRestore::kPrevious, &saved_frame_);
@@ -51,10 +54,9 @@ ContextFrame::Scope::~Scope() {
   v8::Local<v8::Context> context = context_.Get(isolate_);
   // The runtime may be gone (the host destroyed it inside the scope): the
   // previous frame still comes back.
-  RuntimeImpl* runtime = RuntimeImpl::FromIsolate(isolate_);
-  RestorePreviousFrame(
-      isolate_, runtime != nullptr ? runtime->StateFor(context) : nullptr,
-      context, &saved_frame_);
+  RuntimeImpl* runtime = RuntimeRegistry::Find(isolate_);
+  RestorePreviousFrame(isolate_, ContextState::Find(runtime, context), context,
+                       &saved_frame_);
 }
 
 }  // namespace asyncctx

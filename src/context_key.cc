@@ -14,8 +14,8 @@ namespace asyncctx {
 
 ContextKey::ContextKey(v8::Local<v8::Context> context, const char* name)
     : isolate_(compat::IsolateOf(context)) {
-  RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "ContextKey");
-  runtime->StateForOrDie(context, "ContextKey");
+  RuntimeImpl* runtime = RuntimeRegistry::FindOrDie(isolate_, "ContextKey");
+  ContextState::FindOrDie(runtime, context, "ContextKey");
   v8::HandleScope handle_scope(isolate_);
   v8::Context::Scope context_scope(context);
   v8::Local<v8::Object> key = v8::Object::New(isolate_);
@@ -34,9 +34,10 @@ std::unique_ptr<ContextKey> ContextKey::FromJavaScript(
     v8::Local<v8::Context> context,
     v8::Local<v8::Value> store) {
   v8::Isolate* isolate = compat::IsolateOf(context);
-  RuntimeImpl* runtime = RuntimeForOrDie(isolate, "ContextKey::FromJavaScript");
+  RuntimeImpl* runtime =
+      RuntimeRegistry::FindOrDie(isolate, "ContextKey::FromJavaScript");
   ContextState* state =
-      runtime->StateForOrDie(context, "ContextKey::FromJavaScript");
+      ContextState::FindOrDie(runtime, context, "ContextKey::FromJavaScript");
   if (!store->IsObject())
     return nullptr;
   v8::HandleScope handle_scope(isolate);
@@ -96,8 +97,9 @@ v8::MaybeLocal<v8::Value> ContextKey::Get(
     return handle_scope.Escape(result);
   }
   v8::Local<v8::Value> value;
-  ContextState* state = RuntimeForOrDie(isolate_, "ContextKey::Get")
-                            ->StateForOrDie(context, "ContextKey::Get");
+  ContextState* state = ContextState::FindOrDie(
+      RuntimeRegistry::FindOrDie(isolate_, "ContextKey::Get"), context,
+      "ContextKey::Get");
   if (!FrameLookup(state, context, CurrentFrame(context), key_.Get(isolate_),
                    &value)) {
     value = v8::Undefined(isolate_);
@@ -109,8 +111,9 @@ bool ContextKey::Has(v8::Local<v8::Context> context) const {
   CheckIsolate(compat::IsolateOf(context), "ContextKey::Has");
   v8::HandleScope handle_scope(isolate_);
   v8::Local<v8::Value> value;
-  ContextState* state = RuntimeForOrDie(isolate_, "ContextKey::Has")
-                            ->StateForOrDie(context, "ContextKey::Has");
+  ContextState* state = ContextState::FindOrDie(
+      RuntimeRegistry::FindOrDie(isolate_, "ContextKey::Has"), context,
+      "ContextKey::Has");
   return FrameLookup(state, context, CurrentFrame(context), key_.Get(isolate_),
                      &value);
 }
@@ -119,8 +122,10 @@ ContextKey::Scope::Scope(const ContextKey& key,
                          v8::Local<v8::Context> context,
                          v8::Local<v8::Value> value)
     : isolate_(compat::IsolateOf(context)) {
-  RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "ContextKey::Scope");
-  ContextState* state = runtime->StateForOrDie(context, "ContextKey::Scope");
+  RuntimeImpl* runtime =
+      RuntimeRegistry::FindOrDie(isolate_, "ContextKey::Scope");
+  ContextState* state =
+      ContextState::FindOrDie(runtime, context, "ContextKey::Scope");
   key.CheckIsolate(isolate_, "ContextKey::Scope");
   enclosing_ = runtime->innermost_key_scope;
   runtime->innermost_key_scope = this;
@@ -141,7 +146,8 @@ ContextKey::Scope::Scope(const ContextKey& key,
 }
 
 ContextKey::Scope::~Scope() {
-  RuntimeImpl* runtime = RuntimeForOrDie(isolate_, "ContextKey::~Scope");
+  RuntimeImpl* runtime =
+      RuntimeRegistry::FindOrDie(isolate_, "ContextKey::~Scope");
   if (runtime->innermost_key_scope != this) {
     FatalUsage("ContextKey::~Scope",
                "scopes closed out of order (a ContextKey::Scope must be "
@@ -151,7 +157,7 @@ ContextKey::Scope::~Scope() {
   runtime->innermost_key_scope = enclosing_;
   v8::HandleScope handle_scope(isolate_);
   v8::Local<v8::Context> context = context_.Get(isolate_);
-  RestorePreviousFrame(isolate_, runtime->StateFor(context), context,
+  RestorePreviousFrame(isolate_, ContextState::Find(runtime, context), context,
                        &saved_frame_);
 }
 

@@ -11,8 +11,8 @@
 //
 // The queue is bounded, as Node.js bounds its destroy list: once kBatchSize
 // ids are waiting (a chain of millions of wrapped microtasks never yields to
-// a task), the runtime requests a V8 interrupt, and the batch is emitted at
-// the next safe point of the running JavaScript (RuntimeImpl::QueueDestroy).
+// a task), the runtime queues a microtask that emits the batch
+// (RuntimeImpl::QueueDestroy, src/destroy_hooks.cc).
 
 #ifndef ASYNCCTX_SRC_DESTROY_QUEUE_H_
 #define ASYNCCTX_SRC_DESTROY_QUEUE_H_
@@ -35,14 +35,10 @@ class DestroyQueue {
   }
 
   bool empty() const { return ids_.empty(); }
-  size_t size() const { return ids_.size(); }
 
   // Moves the queued ids into `batch` (whose previous content is dropped)
   // and empties the queue, keeping both buffers' capacity for reuse.
-  void TakeInto(std::vector<double>* batch) {
-    batch->clear();
-    batch->swap(ids_);
-  }
+  void TakeInto(std::vector<double>* batch);
 
  private:
   std::vector<double> ids_;

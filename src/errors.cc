@@ -8,6 +8,7 @@
 #include <string>
 
 #include "src/runtime_impl.h"
+#include "src/runtime_registry.h"
 #include "v8-exception.h"
 #include "v8-primitive.h"
 
@@ -31,7 +32,7 @@ void FatalUsage(const char* api, const char* problem, v8::Isolate* isolate) {
   if (isolate == nullptr)
     isolate = v8::Isolate::TryGetCurrent();
   const RuntimeImpl* runtime =
-      isolate != nullptr ? RuntimeImpl::FromIsolate(isolate) : nullptr;
+      isolate != nullptr ? RuntimeRegistry::Find(isolate) : nullptr;
   if (runtime != nullptr && runtime->options().on_fatal_error) {
     runtime->options().on_fatal_error(message);
   } else {
@@ -39,67 +40,6 @@ void FatalUsage(const char* api, const char* problem, v8::Isolate* isolate) {
   }
   // The host's handler returned: nothing can continue safely.
   std::abort();
-}
-
-}  // namespace asyncctx
-
-// --- Public Node-compatible error helpers (include/asyncctx/errors.h). ---
-
-#include "asyncctx/errors.h"
-#include "src/runtime_impl.h"
-#include "src/v8_compat.h"
-#include "v8-function.h"
-
-namespace asyncctx {
-
-v8::MaybeLocal<v8::Object> MakeNodeError(v8::Local<v8::Context> context,
-                                         ErrorType type,
-                                         const char* code,
-                                         const char* message) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
-  RuntimeImpl* runtime = RuntimeForOrDie(isolate, "MakeNodeError");
-  ContextState* state = runtime->StateForOrDie(context, "MakeNodeError");
-  v8::EscapableHandleScope handle_scope(isolate);
-  v8::Local<v8::Function> make = state->make_node_error.Get(isolate);
-  v8::Local<v8::String> code_string;
-  v8::Local<v8::String> message_string;
-  if (make.IsEmpty() ||
-      !v8::String::NewFromUtf8(isolate, code).ToLocal(&code_string) ||
-      !v8::String::NewFromUtf8(isolate, message).ToLocal(&message_string)) {
-    return {};
-  }
-  v8::Local<v8::Value> argv[] = {
-      v8::Integer::New(isolate, static_cast<int>(type)), code_string,
-      message_string};
-  v8::Local<v8::Value> error;
-  if (!make->Call(context, v8::Undefined(isolate), 3, argv).ToLocal(&error) ||
-      !error->IsObject()) {
-    return {};
-  }
-  return handle_scope.Escape(error.As<v8::Object>());
-}
-
-void ThrowInvalidArgType(v8::Local<v8::Context> context,
-                         const char* name,
-                         const char* expected,
-                         v8::Local<v8::Value> actual) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
-  RuntimeImpl* runtime = RuntimeForOrDie(isolate, "ThrowInvalidArgType");
-  ContextState* state = runtime->StateForOrDie(context, "ThrowInvalidArgType");
-  v8::HandleScope handle_scope(isolate);
-  v8::Local<v8::Function> make = state->invalid_arg_type.Get(isolate);
-  v8::Local<v8::String> name_string;
-  v8::Local<v8::String> expected_string;
-  if (make.IsEmpty() ||
-      !v8::String::NewFromUtf8(isolate, name).ToLocal(&name_string) ||
-      !v8::String::NewFromUtf8(isolate, expected).ToLocal(&expected_string)) {
-    return;
-  }
-  v8::Local<v8::Value> argv[] = {name_string, expected_string, actual};
-  v8::Local<v8::Value> error;
-  if (make->Call(context, v8::Undefined(isolate), 3, argv).ToLocal(&error)) {
-    isolate->ThrowException(error);
-  }
 }
 
 }  // namespace asyncctx

@@ -2,8 +2,10 @@
 
 #include "src/frame.h"
 
+#include "src/context_state.h"
 #include "src/runtime_impl.h"
 #include "src/v8_compat.h"
+#include "v8-exception.h"
 #include "v8-function.h"
 #include "v8-object.h"
 #include "v8-primitive.h"
@@ -12,6 +14,53 @@ namespace asyncctx {
 
 v8::Local<v8::Value> CurrentFrame(v8::Local<v8::Context> context) {
   return compat::GetContinuationData(compat::IsolateOf(context), context);
+}
+
+v8::Local<v8::Value> RootFrame(v8::Isolate* isolate, ContextState* state) {
+  if (state == nullptr || state->root_frame.IsEmpty())
+    return v8::Undefined(isolate);
+  return state->root_frame.Get(isolate);
+}
+
+void EnterFrame(ContextState* state,
+                v8::Local<v8::Context> context,
+                v8::Local<v8::Value> frame) {
+  v8::Isolate* isolate = state->runtime->isolate();
+  compat::SetContinuationData(isolate, context, frame);
+  if (!frame->IsUndefined() &&
+      state->context_fields[kContextRepairActive] == 0 &&
+      state->context_fields[kContextThenableRepair] != 0 &&
+      frame != state->root_frame.Get(isolate)) {
+    ActivateThenableRepair(state, context);
+  }
+}
+
+void ActivateThenableRepair(ContextState* state,
+                            v8::Local<v8::Context> context) {
+  v8::Isolate* isolate = state->runtime->isolate();
+  state->context_fields[kContextRepairActive] = 1;
+  v8::Local<v8::Function> refresh = state->refresh_promise_hooks.Get(isolate);
+  if (refresh.IsEmpty())
+    return;
+  v8::TryCatch try_catch(isolate);
+  (void)refresh->Call(context, v8::Undefined(isolate), 0, nullptr).IsEmpty();
+}
+
+void SetContextThenableRepair(ContextState* state, bool enabled) {
+  v8::Isolate* isolate = state->runtime->isolate();
+  state->context_fields[kContextThenableRepair] = enabled ? 1 : 0;
+  if (enabled || state->context_fields[kContextRepairActive] == 0)
+    return;
+  state->context_fields[kContextRepairActive] = 0;
+  if (state->context.IsEmpty())
+    return;
+  v8::Local<v8::Context> context = state->context.Get(isolate);
+  v8::Local<v8::Function> refresh = state->refresh_promise_hooks.Get(isolate);
+  if (refresh.IsEmpty())
+    return;
+  v8::Context::Scope context_scope(context);
+  v8::TryCatch try_catch(isolate);
+  (void)refresh->Call(context, v8::Undefined(isolate), 0, nullptr).IsEmpty();
 }
 
 namespace {
@@ -42,7 +91,7 @@ void EnterFrameSavingPrevious(RuntimeImpl* runtime,
        IsFrameOfAnotherContext(isolate, current, context))) {
     previous->Reset(isolate, current);
   }
-  runtime->EnterFrame(state, context, frame);
+  EnterFrame(state, context, frame);
 }
 
 void RestorePreviousFrame(v8::Isolate* isolate,
@@ -54,12 +103,7 @@ void RestorePreviousFrame(v8::Isolate* isolate,
     previous->Reset();
     return;
   }
-  v8::Local<v8::Value> root;
-  if (state != nullptr)
-    root = state->root_frame.Get(isolate);
-  if (root.IsEmpty())
-    root = v8::Undefined(isolate);
-  compat::SetContinuationData(isolate, context, root);
+  compat::SetContinuationData(isolate, context, RootFrame(isolate, state));
 }
 
 bool FrameLookup(ContextState* state,

@@ -3,8 +3,10 @@
 // Frames from C++. The JavaScript layer owns the frame format
 // (src/js/frames.js: an immutable list of nodes kept in V8's continuation
 // data; undefined and the layer's root object are the root frame). These
-// helpers serve the C++ API (ContextKey, CallbackScope) by calling the
-// layer's own functions, so there is one implementation of the format.
+// helpers serve the C++ API (ContextKey, CallbackScope) and the runtime by
+// calling the layer's own functions, so there is one implementation of the
+// format. This module also owns frame entry from C++, the root frame and the
+// thenable repair (which the first non-root frame turns on).
 
 #ifndef ASYNCCTX_SRC_FRAME_H_
 #define ASYNCCTX_SRC_FRAME_H_
@@ -21,6 +23,27 @@ struct ContextState;
 
 // The current frame of `context`.
 v8::Local<v8::Value> CurrentFrame(v8::Local<v8::Context> context);
+
+// The root frame of `state`'s context as the JavaScript layer's object (V8
+// 10.2 captures it for promise jobs, where it skips undefined), or undefined
+// when `state` is null or the object is gone.
+v8::Local<v8::Value> RootFrame(v8::Isolate* isolate, ContextState* state);
+
+// Makes `frame` the current frame of `context`, activating the thenable
+// repair the first time a non-root frame is entered.
+void EnterFrame(ContextState* state,
+                v8::Local<v8::Context> context,
+                v8::Local<v8::Value> frame);
+
+// Turns the thenable repair of `state`'s context on (the layer's promise
+// hooks then stamp thenables with their frame).
+void ActivateThenableRepair(ContextState* state,
+                            v8::Local<v8::Context> context);
+
+// Allows (`enabled`) or forbids the thenable repair in `state`'s context; a
+// repair that was active is turned off. May call into JavaScript, which may
+// let the GC collect a context (see Runtime::SetThenableRepair).
+void SetContextThenableRepair(ContextState* state, bool enabled);
 
 // Looks `key` up in `frame`. Returns true and sets `value` if present.
 bool FrameLookup(ContextState* state,

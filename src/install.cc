@@ -1,12 +1,18 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
 //
-// Runtime::Install: prepares a context's state, runs the JavaScript layer
-// with its native bindings, and defines the globals the host asked for.
+// Runtime::Install, in stages: check that the context can be installed,
+// make its state and the native binding, run the JavaScript layer with the
+// binding, define the globals the host asked for, and last, adopt the state
+// (which makes the context installed). All or nothing: a stage that fails
+// undoes what the stages before it did (the absl::Cleanups below), and
+// leaves nothing that refers to the state, which is freed on return.
 
 #include <iterator>
 #include <string>
 #include <utility>
 
+#include "absl/cleanup/cleanup.h"
+#include "src/context_state.h"
 #include "src/errors.h"
 #include "src/js_bindings.h"
 #include "src/js_sources.h"
@@ -59,91 +65,15 @@ void CaptureMethod(v8::Local<v8::Context> context,
     GetFunction(context, value.As<v8::Object>(), method, out);
 }
 
-}  // namespace
-
-v8::MaybeLocal<v8::Array> RuntimeImpl::StackViews() {
-  v8::Isolate* isolate = this->isolate();
-  v8::EscapableHandleScope handle_scope(isolate);
-  if (stack_views_.IsEmpty()) {
-    // A context of the runtime's own, so that no installed context keeps
-    // the views (and with them, its own native context) alive. Nothing runs
-    // in it. The installed contexts keep the views (and this context) alive;
-    // the runtime holds them weakly, so that a live Runtime leaves no strong
-    // handle that would stop a v8::SnapshotCreator (see
-    // include/asyncctx/snapshot.h).
-    v8::Local<v8::Context> views_context = v8::Context::New(isolate);
-    v8::Local<v8::Array> views;
-    if (views_context.IsEmpty() ||
-        !NewStackViews(views_context, stack_store_).ToLocal(&views)) {
-      return {};
-    }
-    stack_views_.Reset(isolate, views);
-    stack_views_.SetWeak();
-  }
-  return handle_scope.Escape(stack_views_.Get(isolate));
-}
-
-v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
-                                     const InstallOptions& install_options) {
-  v8::Isolate* isolate = this->isolate();
-  if (context.IsEmpty() || compat::IsolateOf(context) != isolate) {
-    FatalUsage("Runtime::Install", "the context belongs to another isolate");
-  }
-  v8::EscapableHandleScope handle_scope(isolate);
-  v8::Context::Scope context_scope(context);
-  if (isolate->GetMicrotasksPolicy() != v8::MicrotasksPolicy::kExplicit) {
-    // kAuto runs promise jobs inside callback scopes, before `after` and the
-    // frame restore; kScoped runs them when the host's MicrotasksScope
-    // closes, outside of Runtime::RunMicrotasks.
-    ThrowError(isolate,
-               "asyncctx: Runtime::Install(): the isolate's microtasks policy "
-               "must be v8::MicrotasksPolicy::kExplicit (asyncctx runs the "
-               "checkpoints itself)");
-    return v8::Nothing<bool>();
-  }
-  if (IsInstalled(context)) {
-    ThrowError(isolate,
-               "asyncctx: Runtime::Install() was already called for this "
-               "context");
-    return v8::Nothing<bool>();
-  }
-
-  auto owned_state = std::make_unique<ContextState>();
-  ContextState* state = owned_state.get();
-  state->runtime = this;
-  // Hook fields, then the runtime's per-context fields, in one block.
-  constexpr int kFieldCount =
-      static_cast<int>(kHookFieldCount) + static_cast<int>(kContextFieldCount);
-  state->hook_store =
-      v8::ArrayBuffer::NewBackingStore(isolate, kFieldCount * sizeof(double));
-  state->hook_fields = static_cast<double*>(state->hook_store->Data());
-  state->context_fields = state->hook_fields + kHookFieldCount;
-  for (int i = 0; i < kFieldCount; i++)
-    state->hook_fields[i] = 0;
-  state->context_fields[kContextThenableRepair] =
-      options_.thenable_repair ? 1 : 0;
-
-  v8::Local<v8::Array> stack_views;
-  v8::Local<v8::Object> holder;
-  v8::Local<v8::Object> binding;
-  if (!StackViews().ToLocal(&stack_views) ||
-      !NewBindingHolder(context, state).ToLocal(&holder) ||
-      !NewBindingObject(context, state, holder, stack_views)
-           .ToLocal(&binding)) {
-    return v8::Nothing<bool>();
-  }
-
-  // Every failure from here on leaves JavaScript holding the binding: detach
-  // it so that nothing reaches `state` after it is freed.
-  struct DetachOnFailure {
-    v8::Local<v8::Object> holder;
-    bool armed = true;
-    ~DetachOnFailure() {
-      if (armed)
-        DetachBindingHolder(holder);
-    }
-  } detach_on_failure{holder};
-
+// Compiles the JavaScript layer and calls it with `binding`; captures the
+// layer's entry points in `state`, and returns its exports and internals.
+v8::Maybe<bool> RunJavaScriptLayer(v8::Local<v8::Context> context,
+                                   ContextState* state,
+                                   v8::Local<v8::Object> binding,
+                                   v8::Local<v8::Array> stack_views,
+                                   v8::Local<v8::Object>* exports_out,
+                                   v8::Local<v8::Object>* internals_out) {
+  v8::Isolate* isolate = compat::IsolateOf(context);
   // Compile the JavaScript layer and call it with the binding.
   v8::Local<v8::String> source;
   if (!v8::String::NewFromUtf8(
@@ -224,10 +154,19 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   state->root_frame.SetWeak();
   state->frame_missing.Reset(isolate, frame_missing);
   state->frame_missing.SetWeak();
+  *exports_out = exports;
+  *internals_out = internals;
+  return v8::Just(true);
+}
 
-  // Install the requested globals, all or none: a global that cannot be
-  // defined (an interceptor that throws, a read-only or non-configurable
-  // property, a frozen global) undoes the ones defined before it.
+// Defines the globals `install_options` asks for, all or none: a global
+// that cannot be defined (an interceptor that throws, a read-only or
+// non-configurable property, a frozen global) undoes the ones defined
+// before it. False with an exception pending on failure.
+bool DefineGlobals(v8::Local<v8::Context> context,
+                   v8::Local<v8::Object> exports,
+                   const InstallOptions& install_options) {
+  v8::Isolate* isolate = compat::IsolateOf(context);
   v8::Local<v8::Object> global = context->Global();
   const std::pair<const std::string*, const char*> globals[] = {
       {&install_options.async_local_storage, "AsyncLocalStorage"},
@@ -238,6 +177,11 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   };
   v8::Local<v8::String> defined[std::size(globals)];
   size_t defined_count = 0;
+  absl::Cleanup undo_globals = [&] {
+    v8::TryCatch undo(isolate);
+    for (size_t i = 0; i < defined_count; i++)
+      (void)global->Delete(context, defined[i]).IsNothing();
+  };
   for (const auto& [name, export_name] : globals) {
     if (name->empty())
       continue;
@@ -268,27 +212,84 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
           "'";
       ThrowError(isolate, message.c_str());
     }
-    if (!ok) {
-      // Undo, and leave nothing that refers to `state`, which is freed on
-      // return.
-      {
-        v8::TryCatch undo(isolate);
-        for (size_t i = 0; i < defined_count; i++)
-          (void)global->Delete(context, defined[i]).IsNothing();
-      }
-      DetachBindingHolder(holder);
-      context->SetPromiseHooks({}, {}, {}, {});
-      return v8::Nothing<bool>();
-    }
+    if (!ok)
+      return false;
     defined[defined_count++] = key;
   }
+  std::move(undo_globals).Cancel();
+  return true;
+}
 
+}  // namespace
+
+v8::MaybeLocal<v8::Array> RuntimeImpl::StackViews() {
+  v8::Isolate* isolate = this->isolate();
+  v8::EscapableHandleScope handle_scope(isolate);
+  if (stack_views_.IsEmpty()) {
+    // A context of the runtime's own, so that no installed context keeps
+    // the views (and with them, its own native context) alive. Nothing runs
+    // in it. The installed contexts keep the views (and this context) alive;
+    // the runtime holds them weakly, so that a live Runtime leaves no strong
+    // handle that would stop a v8::SnapshotCreator (see
+    // include/asyncctx/snapshot.h).
+    v8::Local<v8::Context> views_context = v8::Context::New(isolate);
+    v8::Local<v8::Array> views;
+    if (views_context.IsEmpty() ||
+        !NewStackViews(views_context, stack_store_).ToLocal(&views)) {
+      return {};
+    }
+    stack_views_.Reset(isolate, views);
+    stack_views_.SetWeak();
+  }
+  return handle_scope.Escape(stack_views_.Get(isolate));
+}
+
+bool RuntimeImpl::CheckInstallable(v8::Local<v8::Context> context) const {
+  v8::Isolate* isolate = this->isolate();
+  if (isolate->GetMicrotasksPolicy() != v8::MicrotasksPolicy::kExplicit) {
+    // kAuto runs promise jobs inside callback scopes, before `after` and the
+    // frame restore; kScoped runs them when the host's MicrotasksScope
+    // closes, outside of Runtime::RunMicrotasks.
+    ThrowError(isolate,
+               "asyncctx: Runtime::Install(): the isolate's microtasks policy "
+               "must be v8::MicrotasksPolicy::kExplicit (asyncctx runs the "
+               "checkpoints itself)");
+    return false;
+  }
+  if (IsInstalled(context)) {
+    ThrowError(isolate,
+               "asyncctx: Runtime::Install() was already called for this "
+               "context");
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<ContextState> RuntimeImpl::NewContextState() {
+  auto state = std::make_unique<ContextState>();
+  state->runtime = this;
+  // Hook fields, then the runtime's per-context fields, in one block.
+  constexpr int kFieldCount =
+      static_cast<int>(kHookFieldCount) + static_cast<int>(kContextFieldCount);
+  state->hook_store =
+      v8::ArrayBuffer::NewBackingStore(isolate(), kFieldCount * sizeof(double));
+  state->hook_fields = static_cast<double*>(state->hook_store->Data());
+  state->context_fields = state->hook_fields + kHookFieldCount;
+  for (int i = 0; i < kFieldCount; i++)
+    state->hook_fields[i] = 0;
+  state->context_fields[kContextThenableRepair] =
+      options_.thenable_repair ? 1 : 0;
+  return state;
+}
+
+void RuntimeImpl::AdoptState(v8::Local<v8::Context> context,
+                             std::unique_ptr<ContextState> owned_state,
+                             v8::Local<v8::Object> holder,
+                             v8::Local<v8::Object> internals) {
+  v8::Isolate* isolate = this->isolate();
+  ContextState* state = owned_state.get();
   // The context keeps the layer alive; C++ refers to it weakly.
-  context->SetEmbedderData(options_.context_embedder_index, internals);
-  compat::SetEmbedderPointer(context, options_.context_embedder_index + 1,
-                             state);
-  compat::SetEmbedderPointer(context, options_.context_embedder_index + 2,
-                             ContextTag());
+  state->Attach(context, options_.context_embedder_index, internals);
   state->holder.Reset(isolate, holder);
   state->holder.SetWeak();
   state->context.Reset(isolate, context);
@@ -296,11 +297,52 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
                          v8::WeakCallbackType::kParameter);
   state->serial = next_state_serial_++;
   RegisterMicrotaskQueue(context->GetMicrotaskQueue());
-  detach_on_failure.armed = false;
   states_.emplace(state, std::move(owned_state));
+}
+
+v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
+                                     const InstallOptions& install_options) {
+  v8::Isolate* isolate = this->isolate();
+  if (context.IsEmpty() || compat::IsolateOf(context) != isolate) {
+    FatalUsage("Runtime::Install", "the context belongs to another isolate");
+  }
+  v8::EscapableHandleScope handle_scope(isolate);
+  v8::Context::Scope context_scope(context);
+  if (!CheckInstallable(context))
+    return v8::Nothing<bool>();
+
+  std::unique_ptr<ContextState> owned_state = NewContextState();
+  ContextState* state = owned_state.get();
+  v8::Local<v8::Array> stack_views;
+  v8::Local<v8::Object> holder;
+  v8::Local<v8::Object> binding;
+  if (!StackViews().ToLocal(&stack_views) ||
+      !NewBindingHolder(context, state).ToLocal(&holder) ||
+      !NewBindingObject(context, state, holder, stack_views)
+           .ToLocal(&binding)) {
+    return v8::Nothing<bool>();
+  }
+  // Every failure from here on leaves JavaScript holding the binding: detach
+  // it so that nothing reaches `state` after it is freed.
+  absl::Cleanup detach_on_failure = [holder] { DetachBindingHolder(holder); };
+
+  v8::Local<v8::Object> exports;
+  v8::Local<v8::Object> internals;
+  if (RunJavaScriptLayer(context, state, binding, stack_views, &exports,
+                         &internals)
+          .IsNothing()) {
+    return v8::Nothing<bool>();
+  }
+  if (!DefineGlobals(context, exports, install_options)) {
+    context->SetPromiseHooks({}, {}, {}, {});
+    return v8::Nothing<bool>();
+  }
+
+  std::move(detach_on_failure).Cancel();
+  AdoptState(context, std::move(owned_state), holder, internals);
   // The root as a frame object, so that V8 captures it for the jobs queued
   // from here on (see src/js/frames.js).
-  compat::SetContinuationData(isolate, context, root_frame);
+  compat::SetContinuationData(isolate, context, state->root_frame.Get(isolate));
   return v8::Just(true);
 }
 

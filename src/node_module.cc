@@ -15,6 +15,7 @@
 #include "src/errors.h"
 #include "src/external_references.h"
 #include "src/runtime_impl.h"
+#include "src/runtime_registry.h"
 #include "src/v8_compat.h"
 #include "v8-container.h"
 #include "v8-exception.h"
@@ -29,12 +30,6 @@ constexpr char kNotInstalled[] =
     "asyncctx: node:async_hooks needs a context in which Runtime::Install() "
     "succeeded";
 
-ContextState* InstalledState(v8::Isolate* isolate,
-                             v8::Local<v8::Context> context) {
-  auto* runtime = static_cast<RuntimeImpl*>(Runtime::From(isolate));
-  return runtime == nullptr ? nullptr : runtime->StateFor(context);
-}
-
 v8::Local<v8::String> Str(v8::Isolate* isolate, const char* s) {
   return v8::String::NewFromUtf8(isolate, s, v8::NewStringType::kInternalized)
       .ToLocalChecked();
@@ -44,7 +39,8 @@ v8::Local<v8::String> Str(v8::Isolate* isolate, const char* s) {
 // context is not installed.
 v8::MaybeLocal<v8::Object> Namespace(v8::Isolate* isolate,
                                      v8::Local<v8::Context> context) {
-  ContextState* state = InstalledState(isolate, context);
+  ContextState* state =
+      ContextState::Find(RuntimeRegistry::Find(isolate), context);
   if (state == nullptr) {
     ThrowError(isolate, kNotInstalled);
     return {};
@@ -143,7 +139,8 @@ v8::MaybeLocal<v8::Module> GetAsyncHooksModule(v8::Local<v8::Context> context) {
   v8::Isolate* isolate = compat::IsolateOf(context);
   v8::EscapableHandleScope handle_scope(isolate);
   v8::Context::Scope context_scope(context);
-  ContextState* state = InstalledState(isolate, context);
+  ContextState* state =
+      ContextState::Find(RuntimeRegistry::Find(isolate), context);
   if (state == nullptr) {
     ThrowError(isolate, kNotInstalled);
     return {};

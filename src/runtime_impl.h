@@ -1,26 +1,25 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
 //
-// RuntimeImpl: the implementation behind asyncctx::Runtime, and ContextState,
-// what the runtime keeps for each context it was installed into.
+// RuntimeImpl: the implementation behind asyncctx::Runtime, a small owner
+// that wires the parts of a runtime together.
 //
 // Ownership and lifetimes:
 // * RuntimeImpl owns the ExecutionStack memory through a v8::BackingStore,
 //   so JavaScript views of it stay valid even if the runtime goes first.
-// * Each ContextState is owned by the runtime and freed when its context is
-//   collected (weak callback) or when the runtime is destroyed. The context
-//   holds the JavaScript layer strongly (embedder data); C++ holds it weakly,
-//   so nothing here keeps a context alive.
-// * Native bindings reach their ContextState through a small holder object;
-//   the runtime clears it on destruction so that late calls throw instead of
-//   touching freed memory.
+// * It owns one ContextState (src/context_state.h) per installed context.
 //
-// Where the pieces live (RuntimeImpl keeps ownership and the wiring):
-//   src/runtime_impl.cc      creation, teardown, per-context state, reporting
-//   src/install.cc           Runtime::Install: bindings, layer, globals
-//   src/js_bindings.cc       the native functions the JavaScript layer calls
+// Where the parts live (RuntimeImpl keeps ownership and the wiring):
+//   src/runtime.cc           Runtime::New/Create/From (the factories)
+//   src/runtime_impl.cc      construction, teardown, the installed states
+//   src/install.cc           Runtime::Install, in named stages
+//   src/context_state.cc     per-context state and its embedder-data slots
+//   src/frame.cc             frame entry, the root frame, the thenable repair
 //   src/checkpoint.cc        microtask checkpoints, recovery from termination
-//   src/destroy_queue.cc     batched destroy hooks (DestroyQueue)
+//   src/destroy_hooks.cc     batched destroy hooks (ids in a DestroyQueue)
+//   src/message_routing.cc   uncaught exceptions, hook errors, rejections
 //   src/rejection_tracker.cc unhandled-rejection tracking (RejectionTracker)
+//   src/runtime_registry.cc  the runtime of an isolate (RuntimeRegistry)
+//   src/js_bindings.cc       the native functions the JavaScript layer calls
 
 #ifndef ASYNCCTX_SRC_RUNTIME_IMPL_H_
 #define ASYNCCTX_SRC_RUNTIME_IMPL_H_
@@ -34,6 +33,7 @@
 #include "asyncctx/callback_scope.h"
 #include "asyncctx/context_key.h"
 #include "asyncctx/runtime.h"
+#include "src/context_state.h"
 #include "src/destroy_queue.h"
 #include "src/execution_stack.h"
 #include "src/rejection_tracker.h"
@@ -48,81 +48,15 @@
 
 namespace asyncctx {
 
-class RuntimeImpl;
-
-// Indices into a context's hook fields: the enabled hooks by kind, and
-// their total. The JavaScript layer gets every index from binding.constants
-// at Install (the one definition is here).
-enum HookField {
-  kHookInit = 0,
-  kHookBefore = 1,
-  kHookAfter = 2,
-  kHookDestroy = 3,
-  kHookPromiseResolve = 4,
-  kHookTotals = 5,
-  kHookFieldCount = 8,
-};
-
-// Indices into a context's other fields, shared with the JavaScript layer
-// in the same block, after the hook fields.
-enum ContextField {
-  // AsyncResources and promises registered for GC-driven destroy.
-  kContextTrackedResources = 0,
-  // Runtime options: the thenable repair is allowed, and active here.
-  kContextThenableRepair = 1,
-  kContextRepairActive = 2,
-  // Bumped whenever a microtask checkpoint completes (queueMicrotask's
-  // queue of wrapped callbacks is empty then, or stale after termination).
-  kContextCheckpointGeneration = 3,
-  kContextFieldCount = 8,
-};
-
-struct ContextState {
-  RuntimeImpl* runtime;
-  // Install order: iterations over contexts that call into JavaScript visit
-  // them in this order.
-  uint64_t serial = 0;
-  v8::Global<v8::Context> context;  // weak; its callback frees this state
-  v8::Global<v8::Object> holder;    // weak; internal field 0 -> this
-  std::shared_ptr<v8::BackingStore> hook_store;
-  // The ArrayBuffer of hook_store that the JavaScript layer's views use
-  // (weak), detached when the runtime is destroyed.
-  v8::Global<v8::ArrayBuffer> hook_buffer;
-  double* hook_fields = nullptr;     // HookField, in hook_store
-  double* context_fields = nullptr;  // ContextField, after the hook fields
-
-  // The JavaScript layer's internal entry points (weak: the context keeps
-  // them alive through its embedder data).
-  v8::Global<v8::Array> resources;
-  v8::Global<v8::Function> emit_init;
-  v8::Global<v8::Function> emit_before;
-  v8::Global<v8::Function> emit_after;
-  v8::Global<v8::Function> emit_destroy_batch;
-  v8::Global<v8::Function> refresh_promise_hooks;
-  v8::Global<v8::Function> frame_with;
-  v8::Global<v8::Function> frame_lookup;
-  v8::Global<v8::Value> frame_missing;  // what frame_lookup returns if absent
-  v8::Global<v8::Value> root_frame;     // the root frame as an object
-  v8::Global<v8::Function> invalid_arg_type;
-  v8::Global<v8::Function> make_node_error;
-  v8::Global<v8::Function> reset_after_termination;
-  // The original AsyncLocalStorage.prototype.getStore and
-  // AsyncContext.Variable.prototype.get, captured at Install: they throw for
-  // any object without the classes' private fields, which makes them the
-  // brand check of ContextKey::FromJavaScript.
-  v8::Global<v8::Function> als_get_store;
-  v8::Global<v8::Function> variable_get;
-
-  // The node:async_hooks synthetic module (src/node_module.cc), made on
-  // first request. Weak: whatever imported it keeps it alive.
-  v8::Global<v8::Module> async_hooks_module;
-
-  // Async ids waiting for their destroy hooks (emitted from a task).
-  DestroyQueue destroys;
-  // A microtask that emits `destroys` is queued (the queue hit its bound).
-  bool destroy_flush_queued = false;
-
-  bool HasHooks(HookField field) const { return hook_fields[field] > 0; }
+// Reaches into a CallbackScope for the library (the public header keeps its
+// members opaque).
+struct internal::CallbackScopeAccess {
+  // The state of the scope's context.
+  static ContextState* State(const CallbackScope& scope);
+  // An exception V8 reported as uncaught while `scope` was innermost: no
+  // `after` hook runs (as CallbackScope::MarkAsFailed, without asking about
+  // termination).
+  static void MarkFailedByUncaught(CallbackScope* scope);
 };
 
 class RuntimeImpl final : public Runtime {
@@ -146,11 +80,6 @@ class RuntimeImpl final : public Runtime {
   // RuntimeTesting::TrackedResourceCount (asyncctx/testing.h).
   size_t TrackedResourceCount() const;
 
-  // The runtime of `isolate`, or null.
-  static RuntimeImpl* FromIsolate(v8::Isolate* isolate) {
-    return RuntimeRegistry::Find(isolate);
-  }
-
   // Distinguishes this runtime from every other one created in the process,
   // including one later allocated at the same address.
   uint64_t generation() const { return generation_; }
@@ -170,30 +99,8 @@ class RuntimeImpl final : public Runtime {
     RuntimeImpl* runtime_;
   };
 
-  // The state of an installed context, or null.
-  ContextState* StateFor(v8::Local<v8::Context> context) const;
-  // The state that a runtime whose RuntimeOptions::context_embedder_index is
-  // `embedder_index` keeps in `context`, or null (checks the tag): the
-  // lookup of callers that hold no runtime yet (CallbackScope).
-  static ContextState* StateAt(v8::Local<v8::Context> context,
-                               int embedder_index);
-  // As StateFor, but a missing installation is a fatal usage error that
-  // names `api`.
-  ContextState* StateForOrDie(v8::Local<v8::Context> context,
-                              const char* api) const;
-
   ExecutionStack& stack() { return stack_; }
   const RuntimeOptions& options() const { return options_; }
-
-  // Makes `frame` the current frame of `context`, activating the thenable
-  // repair the first time a non-root frame is entered.
-  void EnterFrame(ContextState* state,
-                  v8::Local<v8::Context> context,
-                  v8::Local<v8::Value> frame);
-
-  // The root frame as the JavaScript layer's object (V8 10.2 captures it for
-  // promise jobs, where it skips undefined), or undefined.
-  v8::Local<v8::Value> RootFrame(v8::Local<v8::Context> context);
 
   // Writes `resource` as executionAsyncResource() for stack entry `index`.
   void SetResource(ContextState* state,
@@ -247,7 +154,7 @@ class RuntimeImpl final : public Runtime {
       DropDeferredMicrotasksSlow();
   }
 
-  // The microtask that emits a full destroy batch (destroy_queue.cc) and the
+  // The microtask that emits a full destroy batch (destroy_hooks.cc) and the
   // isolate's message listener; public for the list of external references
   // (src/external_references.cc).
   static void FlushDestroysMicrotask(
@@ -260,8 +167,6 @@ class RuntimeImpl final : public Runtime {
   void OrphanHostResource(AsyncResource* resource);
 
  private:
-  void ActivateThenableRepair(ContextState* state,
-                              v8::Local<v8::Context> context);
   void ForgetState(ContextState* state);
   // The installed contexts' states in install order, copied so that the
   // caller may call into JavaScript (which may collect a context and erase
@@ -269,7 +174,7 @@ class RuntimeImpl final : public Runtime {
   std::vector<ContextState*> SnapshotStates() const;
   bool IsLive(ContextState* state) const { return states_.contains(state); }
 
-  // destroy_queue.cc
+  // destroy_hooks.cc
   void PostDestroyTask();
   void EmitDestroyBatch(ContextState* state);
   // checkpoint.cc
@@ -277,8 +182,19 @@ class RuntimeImpl final : public Runtime {
   void DropDeferredMicrotasksSlow();
   void DropQueue(v8::Local<v8::Context> context);
 
-  // install.cc: stack_views_, made on first use.
+  // install.cc: the stages of Install. CheckInstallable throws and returns
+  // false when `context` cannot be installed (microtasks policy, installed
+  // already); NewContextState makes the state with its fields block;
+  // StackViews returns stack_views_, made on first use; AdoptState makes the
+  // context installed (slots, weak handles, microtask queue) and takes the
+  // state.
+  bool CheckInstallable(v8::Local<v8::Context> context) const;
+  std::unique_ptr<ContextState> NewContextState();
   v8::MaybeLocal<v8::Array> StackViews();
+  void AdoptState(v8::Local<v8::Context> context,
+                  std::unique_ptr<ContextState> owned_state,
+                  v8::Local<v8::Object> holder,
+                  v8::Local<v8::Object> internals);
 
   // Adds OnMicrotasksCompleted to `queue` once (each context may have its
   // own queue; the isolate's default queue is shared).
@@ -315,14 +231,6 @@ class RuntimeImpl final : public Runtime {
   // task running after the runtime is gone does nothing.
   std::shared_ptr<RuntimeImpl*> alive_;
 };
-
-// The address stored in a context's embedder data slot
-// RuntimeOptions::context_embedder_index + 2 to mark it as installed by
-// asyncctx (compared, never dereferenced), as Node.js tags its contexts.
-void* ContextTag();
-
-// The runtime of `isolate`, or a fatal usage error that names `api`.
-RuntimeImpl* RuntimeForOrDie(v8::Isolate* isolate, const char* api);
 
 }  // namespace asyncctx
 

@@ -8,6 +8,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
+#include "src/errors.h"
 
 namespace asyncctx {
 
@@ -68,6 +69,16 @@ RuntimeImpl* RuntimeRegistry::Find(v8::Isolate* isolate) {
     return last.runtime;
   }
   return FindSlow(isolate);
+}
+
+RuntimeImpl* RuntimeRegistry::FindOrDie(v8::Isolate* isolate, const char* api) {
+  RuntimeImpl* runtime = Find(isolate);
+  if (runtime == nullptr) {
+    FatalUsage(api,
+               "this isolate has no asyncctx::Runtime (create one with "
+               "Runtime::Create() and keep it alive while it is used)");
+  }
+  return runtime;
 }
 
 RuntimeImpl* RuntimeRegistry::FindSlow(v8::Isolate* isolate) {

@@ -30,8 +30,12 @@ class RuntimeRegistry {
   static bool Add(v8::Isolate* isolate, RuntimeImpl* runtime);
   // Forgets `isolate`'s runtime (which must be `runtime`).
   static void Remove(v8::Isolate* isolate, RuntimeImpl* runtime);
-  // The runtime of `isolate`, or null.
+  // The runtime of `isolate`, or null: the one way to get an isolate's
+  // runtime.
   static RuntimeImpl* Find(v8::Isolate* isolate);
+  // As Find(), but a missing runtime is a fatal usage error that names
+  // `api`.
+  static RuntimeImpl* FindOrDie(v8::Isolate* isolate, const char* api);
 
  private:
   static RuntimeImpl* FindSlow(v8::Isolate* isolate);

@@ -13,7 +13,8 @@
 // queueMicrotask wrapping are unnecessary there.
 //
 // Everything else in src/ goes through these functions and never tests
-// V8_MAJOR_VERSION itself.
+// V8_MAJOR_VERSION itself. The shims only the shell and the tests need live
+// beside their host, in tools/v8_host/v8_host_compat.h.
 
 #ifndef ASYNCCTX_SRC_V8_COMPAT_H_
 #define ASYNCCTX_SRC_V8_COMPAT_H_
@@ -243,63 +244,7 @@ inline v8::ScriptOrigin MakeScriptOrigin(v8::Isolate* isolate,
 #endif
 }
 
-// FunctionCallbackInfo::Holder() is gone in V8 13; This() is the receiver
-// the signature checked.
-template <typename T>
-inline v8::Local<v8::Object> HolderOf(const v8::FunctionCallbackInfo<T>& info) {
-#if V8_MAJOR_VERSION >= 13
-  return info.This();
-#else
-  return info.Holder();
-#endif
-}
-
-// Object::GetPrototype() is gone in V8 14; GetPrototypeV2() differs only for
-// global proxies (it does not skip their hidden prototype).
-inline v8::Local<v8::Value> GetPrototype(v8::Local<v8::Object> object) {
-#if V8_MAJOR_VERSION >= 14
-  return object->GetPrototypeV2();
-#else
-  return object->GetPrototype();
-#endif
-}
-
-// Copies all of `string` as UTF-16 into `buffer` (string->Length() units).
-inline void WriteUtf16(v8::Isolate* isolate,
-                       v8::Local<v8::String> string,
-                       uint16_t* buffer) {
-#if V8_MAJOR_VERSION >= 14
-  string->WriteV2(isolate, 0, static_cast<uint32_t>(string->Length()), buffer);
-#else
-  string->Write(isolate, buffer);
-#endif
-}
-
-// The OOM handler gets (location, is_heap_oom) on every V8; from V8 10.5 V8
-// itself passes an OOMDetails. One handler per process (the last one set).
-using OOMHandler = void (*)(const char* location, bool is_heap_oom);
-inline std::atomic<OOMHandler>& CurrentOOMHandler() {
-  static std::atomic<OOMHandler> handler{nullptr};
-  return handler;
-}
-inline void SetOOMErrorHandler(v8::Isolate* isolate, OOMHandler handler) {
-  CurrentOOMHandler().store(handler);
-#if V8_MAJOR_VERSION > 10 || (V8_MAJOR_VERSION == 10 && V8_MINOR_VERSION >= 5)
-  isolate->SetOOMErrorHandler(
-      [](const char* location, const v8::OOMDetails& details) {
-        CurrentOOMHandler().load()(location, details.is_heap_oom);
-      });
-#else
-  isolate->SetOOMErrorHandler([](const char* location, bool is_heap_oom) {
-    CurrentOOMHandler().load()(location, is_heap_oom);
-  });
-#endif
-}
-
-// --- ES modules (src/node_module.cc and the shell's module loader) ---------
-// Added for node:async_hooks and the shell's module loader. (The resolve and
-// dynamic-import callback types are the same from V8 10.2 on, apart from the
-// names of their parameters, so they need nothing here.)
+// --- ES modules (src/node_module.cc) ---------------------------------------
 
 // CreateSyntheticModule takes a std::vector of export names on V8 10.2 and a
 // MemorySpan from V8 12.
@@ -316,58 +261,6 @@ inline v8::Local<v8::Module> CreateSyntheticModule(
       steps);
 #else
   return v8::Module::CreateSyntheticModule(isolate, name, export_names, steps);
-#endif
-}
-
-// A ScriptOrigin for an ES module named `resource_name` (the Isolate*
-// parameter went away in V8 12).
-inline v8::ScriptOrigin MakeModuleOrigin(v8::Isolate* isolate,
-                                         v8::Local<v8::Value> resource_name) {
-#if V8_MAJOR_VERSION >= 12
-  (void)isolate;
-  return v8::ScriptOrigin(resource_name, 0, 0, false, -1,
-                          v8::Local<v8::Value>(), false, false, true);
-#else
-  return v8::ScriptOrigin(isolate, resource_name, 0, 0, false, -1,
-                          v8::Local<v8::Value>(), false, false, true);
-#endif
-}
-
-// Element `index` of a FixedArray (a module's requests): V8 14 dropped the
-// Context parameter, which V8 10.2 requires.
-inline v8::Local<v8::Data> FixedArrayGet(v8::Local<v8::Context> context,
-                                         v8::Local<v8::FixedArray> array,
-                                         int index) {
-#if V8_MAJOR_VERSION >= 14
-  (void)context;
-  return array->Get(index);
-#else
-  return array->Get(context, index);
-#endif
-}
-
-// --- Snapshots (test/unittests/snapshot_test.cc, docs/embedding.md) -------
-
-#if V8_MAJOR_VERSION >= 12
-// The SnapshotCreator leaves disposing of the isolate to its owner.
-inline constexpr bool kSnapshotCreatorDisposesIsolate = false;
-#else
-// The SnapshotCreator disposes of the isolate in its destructor.
-inline constexpr bool kSnapshotCreatorDisposesIsolate = true;
-#endif
-
-// A SnapshotCreator for `isolate`, allocated with v8::Isolate::Allocate() and
-// not yet initialized; `params` gives the external references (and the
-// array buffer allocator from V8 12). V8 10.2 takes the references alone
-// and creates its own allocator.
-inline std::unique_ptr<v8::SnapshotCreator> NewSnapshotCreator(
-    v8::Isolate* isolate,
-    const v8::Isolate::CreateParams& params) {
-#if V8_MAJOR_VERSION >= 12
-  return std::make_unique<v8::SnapshotCreator>(isolate, params);
-#else
-  return std::make_unique<v8::SnapshotCreator>(isolate,
-                                               params.external_references);
 #endif
 }
 

@@ -40,8 +40,13 @@
 namespace asyncctx {
 
 class AsyncResource;
-class RuntimeImpl;
-struct ContextState;
+
+namespace internal {
+// What a CallbackScope keeps of the library's internals, opaque here (the
+// library's own sources define no such type; they convert the pointer back).
+struct OpaqueContextState;
+struct CallbackScopeAccess;
+}  // namespace internal
 
 // Runs host code on behalf of an AsyncResource (see the top of this file).
 class ASYNCCTX_NODISCARD_EXPORT CallbackScope {
@@ -68,10 +73,10 @@ class ASYNCCTX_NODISCARD_EXPORT CallbackScope {
   void MarkAsFailed();
 
  private:
-  friend class RuntimeImpl;
+  friend struct internal::CallbackScopeAccess;
 
-  RuntimeImpl* runtime_;
-  ContextState* state_;
+  // The state of the resource's context (which knows its runtime).
+  internal::OpaqueContextState* state_;
   v8::Isolate* isolate_;
   // In the caller's HandleScope.
   v8::Local<v8::Context> context_;

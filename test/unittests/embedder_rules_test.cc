@@ -12,8 +12,8 @@
 #include <thread>
 #include <vector>
 
-#include "src/v8_compat.h"
 #include "test/unittests/v8_fixture.h"
+#include "tools/v8_host/v8_host_compat.h"
 #include "v8-exception.h"
 #include "v8-function.h"
 #include "v8-microtask-queue.h"
@@ -37,7 +37,7 @@ void SetFunction(v8::Local<v8::Context> context,
                  const char* name,
                  v8::FunctionCallback callback,
                  void* data = nullptr) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Isolate* isolate = host_compat::IsolateOf(context);
   if (data != nullptr)
     g_data = data;
   context->Global()
@@ -48,7 +48,7 @@ void SetFunction(v8::Local<v8::Context> context,
 
 v8::Local<v8::Function> CompileFunction(v8::Local<v8::Context> context,
                                         const char* source) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Isolate* isolate = host_compat::IsolateOf(context);
   v8::Context::Scope scope(context);
   return v8::Script::Compile(
              context, v8::String::NewFromUtf8(isolate, source).ToLocalChecked())
@@ -59,7 +59,7 @@ v8::Local<v8::Function> CompileFunction(v8::Local<v8::Context> context,
 }
 
 std::string RunIn(v8::Local<v8::Context> context, const char* source) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Isolate* isolate = host_compat::IsolateOf(context);
   v8::Context::Scope scope(context);
   v8::Local<v8::Value> result =
       v8::Script::Compile(
@@ -312,7 +312,7 @@ TEST(EmbedderMakeCallbackTest, ExceptionsReachTheHostTryCatch) {
                                       v8::Local<v8::Value> exception,
                                       v8::Local<v8::Message>) {
     uncaught.push_back(
-        *v8::String::Utf8Value(compat::IsolateOf(context), exception));
+        *v8::String::Utf8Value(host_compat::IsolateOf(context), exception));
   };
   TestIsolate env(std::move(options));
   v8::Isolate* isolate = env.isolate();

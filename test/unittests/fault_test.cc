@@ -21,6 +21,7 @@
 #include "test/unittests/request_workload.h"
 #include "test/unittests/v8_fixture.h"
 #include "tools/v8_host/v8_host.h"
+#include "tools/v8_host/v8_host_compat.h"
 #include "v8-exception.h"
 #include "v8-external.h"
 #include "v8-function.h"
@@ -49,7 +50,7 @@ struct Reports {
     options.on_uncaught_exception = [this](v8::Local<v8::Context> context,
                                            v8::Local<v8::Value> exception,
                                            v8::Local<v8::Message>) {
-      uncaught.push_back(ToString(compat::IsolateOf(context), exception));
+      uncaught.push_back(ToString(host_compat::IsolateOf(context), exception));
     };
     return options;
   }
@@ -868,7 +869,7 @@ Runtime* g_oom_runtime = nullptr;
 void RunOutOfMemory() {
   SmallHeapIsolate env(16 * 1024 * 1024);
   v8::Isolate* isolate = env.isolate();
-  compat::SetOOMErrorHandler(isolate, OnOutOfMemory);
+  host_compat::SetOOMErrorHandler(isolate, OnOutOfMemory);
   v8::Isolate::Scope isolate_scope(isolate);
   v8::HandleScope handle_scope(isolate);
   g_oom_runtime = env.runtime();

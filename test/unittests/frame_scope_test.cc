@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
-#include "src/v8_compat.h"
 #include "test/unittests/v8_fixture.h"
+#include "tools/v8_host/v8_host_compat.h"
 #include "v8-exception.h"
 #include "v8-function.h"
 #include "v8-primitive.h"
@@ -21,7 +21,7 @@ namespace test {
 namespace {
 
 std::string RunIn(v8::Local<v8::Context> context, const char* source) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Isolate* isolate = host_compat::IsolateOf(context);
   v8::Context::Scope scope(context);
   v8::TryCatch try_catch(isolate);
   v8::Local<v8::Script> script;

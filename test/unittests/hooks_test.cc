@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "src/v8_compat.h"
 #include "test/unittests/v8_fixture.h"
+#include "tools/v8_host/v8_host_compat.h"
 #include "v8-function.h"
 #include "v8-primitive.h"
 #include "v8-script.h"
@@ -77,7 +77,7 @@ TEST(UncaughtTest, MicrotaskExceptionsReachTheHostInTheirFrames) {
                                       v8::Local<v8::Value> exception,
                                       v8::Local<v8::Message>) {
     errors.push_back(
-        *v8::String::Utf8Value(compat::IsolateOf(context), exception));
+        *v8::String::Utf8Value(host_compat::IsolateOf(context), exception));
   };
   TestIsolate env(std::move(options));
   v8::Isolate::Scope isolate_scope(env.isolate());
@@ -102,7 +102,7 @@ TEST(UnhandledRejectionTest, ReportedInTheRejectingFrame) {
   options.on_unhandled_rejection = [&](v8::Local<v8::Context> context,
                                        v8::Local<v8::Promise>,
                                        v8::Local<v8::Value> reason) {
-    v8::Isolate* isolate = compat::IsolateOf(context);
+    v8::Isolate* isolate = host_compat::IsolateOf(context);
     v8::Local<v8::Value> store =
         v8::Script::Compile(context, v8::String::NewFromUtf8Literal(
                                          isolate, "String(als.getStore())"))

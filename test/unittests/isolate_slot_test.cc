@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "src/v8_compat.h"
 #include "test/unittests/v8_fixture.h"
 #include "tools/v8_host/v8_host.h"
 #include "v8-function.h"

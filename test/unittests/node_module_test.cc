@@ -6,8 +6,8 @@
 #include <string>
 
 #include "asyncctx/module.h"
-#include "src/v8_compat.h"
 #include "test/unittests/v8_fixture.h"
+#include "tools/v8_host/v8_host_compat.h"
 #include "v8-exception.h"
 #include "v8-primitive.h"
 #include "v8-promise.h"
@@ -33,7 +33,7 @@ v8::MaybeLocal<v8::Module> Resolve(v8::Local<v8::Context> context,
 }
 
 v8::Local<v8::Module> Compile(v8::Isolate* isolate, const std::string& code) {
-  v8::ScriptOrigin origin = compat::MakeModuleOrigin(
+  v8::ScriptOrigin origin = host_compat::MakeModuleOrigin(
       isolate, v8::String::NewFromUtf8Literal(isolate, "test.mjs"));
   v8::ScriptCompiler::Source source(
       v8::String::NewFromUtf8(isolate, code.c_str()).ToLocalChecked(), origin);

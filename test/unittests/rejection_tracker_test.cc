@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "src/v8_compat.h"
 #include "test/unittests/v8_fixture.h"
+#include "tools/v8_host/v8_host_compat.h"
 #include "v8-container.h"
 #include "v8-function.h"
 #include "v8-primitive.h"
@@ -73,7 +73,7 @@ TEST(UnhandledRejectionTest, LateCatchInAnyOrderIsNotReported) {
                                        v8::Local<v8::Promise>,
                                        v8::Local<v8::Value> reason) {
     reports.push_back(
-        *v8::String::Utf8Value(compat::IsolateOf(context), reason));
+        *v8::String::Utf8Value(host_compat::IsolateOf(context), reason));
   };
   TestIsolate env(std::move(options));
   v8::Isolate::Scope isolate_scope(env.isolate());

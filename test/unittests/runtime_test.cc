@@ -3,7 +3,6 @@
 #include <thread>
 #include <vector>
 
-#include "src/v8_compat.h"
 #include "test/unittests/v8_fixture.h"
 #include "v8-exception.h"
 #include "v8-primitive.h"

@@ -11,9 +11,9 @@
 
 #include "asyncctx/asyncctx.h"
 #include "src/external_references.h"
-#include "src/v8_compat.h"
 #include "test/unittests/v8_fixture.h"
 #include "tools/v8_host/v8_host.h"
+#include "tools/v8_host/v8_host_compat.h"
 #include "v8-exception.h"
 #include "v8-function.h"
 #include "v8-primitive.h"
@@ -25,7 +25,7 @@ namespace test {
 namespace {
 
 std::string RunIn(v8::Local<v8::Context> context, const char* source) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Isolate* isolate = host_compat::IsolateOf(context);
   v8::HandleScope handle_scope(isolate);
   v8::Context::Scope scope(context);
   v8::TryCatch try_catch(isolate);
@@ -72,7 +72,7 @@ v8::StartupData MakeSnapshot(SnapshotOf what,
   v8::StartupData blob;
   {
     std::unique_ptr<v8::SnapshotCreator> creator =
-        compat::NewSnapshotCreator(isolate, params);
+        host_compat::NewSnapshotCreator(isolate, params);
     std::unique_ptr<Runtime> runtime;
     {
       v8::HandleScope handle_scope(isolate);
@@ -105,7 +105,7 @@ v8::StartupData MakeSnapshot(SnapshotOf what,
         creator->CreateBlob(v8::SnapshotCreator::FunctionCodeHandling::kClear);
     runtime.reset();
   }
-  if (compat::kSnapshotCreatorDisposesIsolate) {
+  if (host_compat::kSnapshotCreatorDisposesIsolate) {
     host::ForgetIsolate(isolate);
   } else {
     host::DisposeIsolate(isolate);

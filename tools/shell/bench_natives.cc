@@ -2,8 +2,8 @@
 
 #include "tools/shell/bench_natives.h"
 
-#include "src/v8_compat.h"
 #include "tools/shell/bindings.h"
+#include "tools/v8_host/v8_host_compat.h"
 #include "v8-function.h"
 #include "v8-isolate.h"
 #include "v8-object.h"
@@ -25,7 +25,7 @@ void Enqueue(const v8::FunctionCallbackInfo<v8::Value>& info) {
 }  // namespace
 
 bool InstallBenchNatives(v8::Local<v8::Context> context) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Isolate* isolate = host_compat::IsolateOf(context);
   v8::Local<v8::Object> natives = v8::Object::New(isolate);
   v8::Local<v8::Function> constructor;
   if (!SetFunction(context, natives, "emptyFunction", Empty) ||

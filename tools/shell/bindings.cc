@@ -2,7 +2,7 @@
 
 #include "tools/shell/bindings.h"
 
-#include "src/v8_compat.h"
+#include "tools/v8_host/v8_host_compat.h"
 #include "v8-function.h"
 #include "v8-isolate.h"
 
@@ -35,7 +35,7 @@ bool SetFunction(v8::Local<v8::Context> context,
                  v8::FunctionCallback callback,
                  v8::Local<v8::Value> data,
                  v8::PropertyAttribute attributes) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Isolate* isolate = host_compat::IsolateOf(context);
   v8::Local<v8::Function> function;
   if (!v8::Function::New(context, callback, data, 0,
                          v8::ConstructorBehavior::kThrow)

@@ -6,10 +6,10 @@
 #include <cstdio>
 #include <string>
 
-#include "src/v8_compat.h"
 #include "tools/shell/bindings.h"
 #include "tools/shell/global_events.h"
 #include "tools/shell/inspect/inspect.h"
+#include "tools/v8_host/v8_host_compat.h"
 #include "v8-object.h"
 #include "v8-primitive.h"
 
@@ -23,7 +23,7 @@ std::string SourceLocation(v8::Local<v8::Context> context,
                            v8::Local<v8::Message> message) {
   if (message.IsEmpty())
     return std::string();
-  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Isolate* isolate = host_compat::IsolateOf(context);
   int line = message->GetLineNumber(context).FromMaybe(0);
   v8::Local<v8::String> source_line;
   if (line <= 0 || !message->GetSourceLine(context).ToLocal(&source_line))
@@ -47,7 +47,7 @@ std::string SourceLocation(v8::Local<v8::Context> context,
 // properties, anything else inspected. Never throws.
 std::string Describe(v8::Local<v8::Context> context,
                      v8::Local<v8::Value> value) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Isolate* isolate = host_compat::IsolateOf(context);
   v8::TryCatch try_catch(isolate);
   std::string text;
   if (!Inspect(context, value).To(&text))

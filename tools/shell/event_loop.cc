@@ -6,9 +6,9 @@
 #include <utility>
 
 #include "asyncctx/callback_scope.h"
-#include "src/v8_compat.h"
 #include "tools/shell/error_reporter.h"
 #include "tools/v8_host/v8_host.h"
+#include "tools/v8_host/v8_host_compat.h"
 #include "v8-microtask-queue.h"
 
 namespace asyncctx {
@@ -62,8 +62,8 @@ EventLoop::~EventLoop() {
   // are destroyed (a destroy hook) finds no task behind any of them.
   for (const std::unique_ptr<Task>& task : tasks_) {
     if (!task->object_.IsEmpty()) {
-      compat::SetInternalPointer(task->object_.Get(isolate_), kTaskField,
-                                 nullptr);
+      host_compat::SetInternalPointer(task->object_.Get(isolate_), kTaskField,
+                                      nullptr);
     }
   }
   timers_.clear();
@@ -85,7 +85,7 @@ Task* EventLoop::Start(Task::Kind kind,
       new Task(this, kind, object, callback, args, delay_ms, repeat));
   Task* task = owned.get();
   task->owner_position_ = tasks_.insert(tasks_.end(), std::move(owned));
-  compat::SetInternalPointer(object, kTaskField, task);
+  host_compat::SetInternalPointer(object, kTaskField, task);
   CreateResource(task);
   if (kind == Task::Kind::kTimeout) {
     Schedule(task, Clock::now());

@@ -4,10 +4,10 @@
 
 #include <utility>
 
-#include "src/v8_compat.h"
 #include "tools/shell/bindings.h"
 #include "tools/shell/error_reporter.h"
 #include "tools/shell/errors.h"
+#include "tools/v8_host/v8_host_compat.h"
 #include "v8-container.h"
 #include "v8-exception.h"
 #include "v8-external.h"
@@ -34,9 +34,9 @@ v8::MaybeLocal<v8::Value> GetProperty(v8::Local<v8::Context> context,
                                       v8::Local<v8::Value> object,
                                       const char* name) {
   if (!object->IsObject())
-    return v8::Undefined(compat::IsolateOf(context));
+    return v8::Undefined(host_compat::IsolateOf(context));
   return object.As<v8::Object>()->Get(
-      context, ToV8String(compat::IsolateOf(context), name));
+      context, ToV8String(host_compat::IsolateOf(context), name));
 }
 
 }  // namespace

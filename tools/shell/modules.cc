@@ -15,11 +15,11 @@
 #include "absl/strings/str_split.h"
 #include "asyncctx/errors.h"
 #include "asyncctx/module.h"
-#include "src/v8_compat.h"
 #include "tools/shell/bindings.h"
 #include "tools/shell/error_reporter.h"
 #include "tools/shell/errors.h"
 #include "tools/shell/script.h"
+#include "tools/v8_host/v8_host_compat.h"
 #include "v8-container.h"
 #include "v8-exception.h"
 #include "v8-external.h"
@@ -117,7 +117,7 @@ v8::Local<v8::Value> ModuleError(v8::Local<v8::Context> context,
                                  const char* code,
                                  const std::string& message,
                                  const std::string& location) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Isolate* isolate = host_compat::IsolateOf(context);
   v8::Local<v8::Object> error;
   if (!MakeNodeError(context, ErrorType::kError, code, message.c_str())
            .ToLocal(&error)) {
@@ -208,7 +208,7 @@ ModuleLoader::Entry* ModuleLoader::Compile(v8::Local<v8::Context> context,
     return nullptr;
   }
   v8::ScriptOrigin origin =
-      compat::MakeModuleOrigin(isolate_, ToV8String(isolate_, name));
+      host_compat::MakeModuleOrigin(isolate_, ToV8String(isolate_, name));
   v8::ScriptCompiler::Source compiler_source(code, origin);
   v8::Local<v8::Module> module;
   if (!v8::ScriptCompiler::CompileModule(isolate_, &compiler_source)
@@ -289,7 +289,8 @@ bool ModuleLoader::Fetch(v8::Local<v8::Context> context,
   v8::Local<v8::FixedArray> requests = module->GetModuleRequests();
   for (int i = 0; i < requests->Length(); i++) {
     v8::Local<v8::ModuleRequest> request =
-        compat::FixedArrayGet(context, requests, i).As<v8::ModuleRequest>();
+        host_compat::FixedArrayGet(context, requests, i)
+            .As<v8::ModuleRequest>();
     std::string specifier = ToUtf8(isolate_, request->GetSpecifier());
     if (entry->imports.contains(specifier))
       continue;
@@ -363,7 +364,7 @@ v8::MaybeLocal<v8::Module> ModuleLoader::ResolveStatic(
     v8::Local<v8::String> specifier,
     v8::Local<v8::FixedArray> attributes,
     v8::Local<v8::Module> referrer) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Isolate* isolate = host_compat::IsolateOf(context);
   ModuleLoader* loader = From(isolate);
   const Entry* entry = loader->Find(referrer);
   std::string name = ToUtf8(isolate, specifier);
@@ -384,7 +385,7 @@ v8::MaybeLocal<v8::Promise> ModuleLoader::ImportDynamic(
     v8::Local<v8::Value> resource_name,
     v8::Local<v8::String> specifier,
     v8::Local<v8::FixedArray> attributes) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Isolate* isolate = host_compat::IsolateOf(context);
   v8::EscapableHandleScope handle_scope(isolate);
   ModuleLoader* loader = From(isolate);
   v8::Local<v8::Promise::Resolver> resolver;
@@ -441,7 +442,7 @@ v8::MaybeLocal<v8::Promise> ModuleLoader::ImportDynamic(
 void ModuleLoader::InitializeImportMeta(v8::Local<v8::Context> context,
                                         v8::Local<v8::Module> module,
                                         v8::Local<v8::Object> meta) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Isolate* isolate = host_compat::IsolateOf(context);
   const Entry* entry = From(isolate)->Find(module);
   if (entry == nullptr)
     return;

@@ -2,8 +2,8 @@
 
 #include "tools/shell/performance.h"
 
-#include "src/v8_compat.h"
 #include "tools/shell/bindings.h"
+#include "tools/v8_host/v8_host_compat.h"
 #include "v8-external.h"
 #include "v8-function.h"
 #include "v8-isolate.h"
@@ -25,7 +25,7 @@ void Now(const v8::FunctionCallbackInfo<v8::Value>& info) {
 
 bool InstallPerformance(v8::Local<v8::Context> context,
                         const TimeOrigin* origin) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Isolate* isolate = host_compat::IsolateOf(context);
   v8::Local<v8::Object> performance = v8::Object::New(isolate);
   // The External only carries the pointer; V8 never writes through it.
   v8::Local<v8::External> data =

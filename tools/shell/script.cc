@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <utility>
 
-#include "src/v8_compat.h"
 #include "tools/shell/bindings.h"
 #include "tools/shell/errors.h"
+#include "tools/v8_host/v8_host_compat.h"
 #include "v8-isolate.h"
 #include "v8-message.h"
 #include "v8-primitive.h"
@@ -56,7 +56,7 @@ bool ReadFile(const std::string& path, std::string* contents) {
 v8::MaybeLocal<v8::Value> RunScript(v8::Local<v8::Context> context,
                                     const std::string& name,
                                     const std::string& source) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Isolate* isolate = host_compat::IsolateOf(context);
   v8::EscapableHandleScope handle_scope(isolate);
   v8::Local<v8::String> code;
   if (source.size() > static_cast<size_t>(v8::String::kMaxLength) ||
@@ -68,7 +68,7 @@ v8::MaybeLocal<v8::Value> RunScript(v8::Local<v8::Context> context,
     return v8::MaybeLocal<v8::Value>();
   }
   v8::ScriptOrigin origin =
-      compat::MakeScriptOrigin(isolate, ToV8String(isolate, name));
+      host_compat::MakeScriptOrigin(isolate, ToV8String(isolate, name));
   v8::Local<v8::Script> script;
   v8::Local<v8::Value> result;
   if (!v8::Script::Compile(context, code, &origin).ToLocal(&script) ||

@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "src/v8_compat.h"
 #include "tools/shell/bindings.h"
 #include "tools/shell/errors.h"
 #include "tools/shell/event_loop.h"
 #include "tools/shell/inspect/inspect.h"
 #include "tools/shell/inspect/inspect_primitives.h"
+#include "tools/v8_host/v8_host_compat.h"
 #include "v8-external.h"
 #include "v8-function.h"
 #include "v8-object.h"
@@ -164,8 +164,8 @@ Task* Timers::TaskOf(v8::Local<v8::Value> value,
                      const v8::Global<v8::FunctionTemplate>& type) {
   if (!value->IsObject() || !type.Get(isolate_)->HasInstance(value))
     return nullptr;
-  return static_cast<Task*>(compat::GetInternalPointer(value.As<v8::Object>(),
-                                                       EventLoop::kTaskField));
+  return static_cast<Task*>(host_compat::GetInternalPointer(
+      value.As<v8::Object>(), EventLoop::kTaskField));
 }
 
 // Like Node's, accepts a Timeout, or its id as a number or numeric string;
@@ -203,8 +203,8 @@ void Timers::IllegalConstructor(
 bool Timers::Unwrap(const v8::FunctionCallbackInfo<v8::Value>& info,
                     Task** task) {
   // The signature guarantees the holder is a Timeout or Immediate.
-  *task = static_cast<Task*>(compat::GetInternalPointer(compat::HolderOf(info),
-                                                        EventLoop::kTaskField));
+  *task = static_cast<Task*>(host_compat::GetInternalPointer(
+      host_compat::HolderOf(info), EventLoop::kTaskField));
   return *task != nullptr;
 }
 

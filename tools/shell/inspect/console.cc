@@ -7,10 +7,10 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
-#include "src/v8_compat.h"
 #include "tools/shell/bindings.h"
 #include "tools/shell/inspect/inspect.h"
 #include "tools/shell/inspect/inspect_primitives.h"
+#include "tools/v8_host/v8_host_compat.h"
 #include "v8-container.h"
 #include "v8-debug.h"
 #include "v8-exception.h"
@@ -109,7 +109,7 @@ bool IsBuiltInConstructorName(const std::string& name) {
 // a built-in class and calls String() on the others.
 v8::Maybe<bool> HasBuiltInToString(v8::Local<v8::Context> context,
                                    v8::Local<v8::Object> object) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Isolate* isolate = host_compat::IsolateOf(context);
   if (object->IsProxy())
     return v8::Just(true);
   v8::Local<v8::Value> to_primitive;
@@ -132,7 +132,7 @@ v8::Maybe<bool> HasBuiltInToString(v8::Local<v8::Context> context,
       return v8::Nothing<bool>();
     if (own.FromJust())
       break;
-    holder = compat::GetPrototype(holder.As<v8::Object>());
+    holder = host_compat::GetPrototype(holder.As<v8::Object>());
   }
   if (holder == object || !holder->IsObject())
     return v8::Just(false);
@@ -165,7 +165,7 @@ v8::Maybe<std::string> ToJsString(v8::Local<v8::Context> context,
   v8::Local<v8::String> string;
   if (!value->ToString(context).ToLocal(&string))
     return v8::Nothing<std::string>();
-  return v8::Just(ToUtf8(compat::IsolateOf(context), string));
+  return v8::Just(ToUtf8(host_compat::IsolateOf(context), string));
 }
 
 v8::Maybe<std::string> FormatBigInt(v8::Local<v8::Context> context,
@@ -209,7 +209,8 @@ v8::Maybe<std::string> FormatNumeric(v8::Local<v8::Context> context,
     if (!value->ToNumber(context).ToLocal(&number))
       return v8::Nothing<std::string>();
   } else if (!parse.As<v8::Function>()
-                  ->Call(context, v8::Undefined(compat::IsolateOf(context)), 1,
+                  ->Call(context,
+                         v8::Undefined(host_compat::IsolateOf(context)), 1,
                          &value)
                   .ToLocal(&number)) {
     return v8::Nothing<std::string>();
@@ -222,7 +223,7 @@ v8::Maybe<std::string> FormatNumeric(v8::Local<v8::Context> context,
 // %j: JSON.stringify, with '[Circular]' for cyclic values as in Node.
 v8::Maybe<std::string> FormatJson(v8::Local<v8::Context> context,
                                   v8::Local<v8::Value> value) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Isolate* isolate = host_compat::IsolateOf(context);
   v8::TryCatch try_catch(isolate);
   v8::Local<v8::String> json;
   if (v8::JSON::Stringify(context, value).ToLocal(&json))
@@ -318,7 +319,7 @@ void Trace(const v8::FunctionCallbackInfo<v8::Value>& info) {
 v8::Maybe<std::string> Format(v8::Local<v8::Context> context,
                               v8::Local<v8::Value> data,
                               const std::vector<v8::Local<v8::Value>>& args) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Isolate* isolate = host_compat::IsolateOf(context);
   const int argc = static_cast<int>(args.size());
   v8::Local<v8::Value> parse_int;
   v8::Local<v8::Value> parse_float;
@@ -423,7 +424,7 @@ v8::Maybe<std::string> FormatArguments(
 }
 
 bool InstallConsole(v8::Local<v8::Context> context, const ConsoleHost* host) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Isolate* isolate = host_compat::IsolateOf(context);
   v8::Local<v8::Object> global = context->Global();
   v8::Local<v8::Value> parse_int;
   v8::Local<v8::Value> parse_float;

@@ -17,9 +17,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "src/v8_compat.h"
 #include "tools/shell/bindings.h"
 #include "tools/shell/inspect/inspect_primitives.h"
+#include "tools/v8_host/v8_host_compat.h"
 #include "v8-array-buffer.h"
 #include "v8-container.h"
 #include "v8-date.h"
@@ -94,7 +94,7 @@ std::string GetPrefix(const std::optional<std::string>& constructor,
 class Inspector {
  public:
   Inspector(v8::Local<v8::Context> context, const InspectOptions& options)
-      : isolate_(compat::IsolateOf(context)),
+      : isolate_(host_compat::IsolateOf(context)),
         context_(context),
         depth_(options.depth),
         show_hidden_(options.show_hidden) {}
@@ -422,7 +422,7 @@ bool Inspector::GetConstructorName(v8::Local<v8::Object> object,
         }
       }
     }
-    current = compat::GetPrototype(holder);
+    current = host_compat::GetPrototype(holder);
     if (first_proto.IsEmpty())
       first_proto = current;
   }
@@ -1011,7 +1011,7 @@ bool Inspector::FunctionBase(v8::Local<v8::Function> function,
     if (!tag.empty() && constructor != tag)
       base += " [" + tag + "]";
     if (constructor) {
-      v8::Local<v8::Value> parent = compat::GetPrototype(function);
+      v8::Local<v8::Value> parent = host_compat::GetPrototype(function);
       v8::Local<v8::Value> parent_name;
       if (parent->IsObject()) {
         if (!GetProperty(parent.As<v8::Object>(), "name", &parent_name))

@@ -7,8 +7,8 @@
 #include <cstdio>
 
 #include "absl/strings/str_format.h"
-#include "src/v8_compat.h"
 #include "tools/shell/bindings.h"
+#include "tools/v8_host/v8_host_compat.h"
 #include "v8-isolate.h"
 
 namespace asyncctx {
@@ -99,7 +99,8 @@ std::string QuoteString(const std::u16string& text) {
 
 std::u16string ToUtf16(v8::Isolate* isolate, v8::Local<v8::String> string) {
   std::u16string text(static_cast<size_t>(string->Length()), u'\0');
-  compat::WriteUtf16(isolate, string, reinterpret_cast<uint16_t*>(&text[0]));
+  host_compat::WriteUtf16(isolate, string,
+                          reinterpret_cast<uint16_t*>(&text[0]));
   return text;
 }
 
@@ -174,7 +175,7 @@ std::string RegExpToString(v8::Isolate* isolate, v8::Local<v8::RegExp> regexp) {
 std::string FormatNumber(v8::Local<v8::Context> context, double value) {
   if (value == 0 && std::signbit(value))
     return "-0";
-  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::Isolate* isolate = host_compat::IsolateOf(context);
   v8::Local<v8::String> text;
   if (!v8::Number::New(isolate, value)->ToString(context).ToLocal(&text))
     return "NaN";

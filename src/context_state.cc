@@ -1,0 +1,75 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+
+#include "src/context_state.h"
+
+#include "src/errors.h"
+#include "src/runtime_impl.h"
+#include "src/v8_compat.h"
+
+namespace asyncctx {
+
+namespace {
+
+// The address stored in kContextSlotTag.
+void* ContextTag() {
+  alignas(8) static const char tag = 0;
+  return const_cast<char*>(&tag);
+}
+
+}  // namespace
+
+ContextState* ContextState::Find(v8::Local<v8::Context> context,
+                                 int embedder_index) {
+  if (context.IsEmpty())
+    return nullptr;
+  // A context that was never installed has fewer fields, or no tag.
+  if (context->GetNumberOfEmbedderDataFields() <=
+          static_cast<uint32_t>(embedder_index + kContextSlotTag) ||
+      compat::GetEmbedderPointer(context, embedder_index + kContextSlotTag) !=
+          ContextTag()) {
+    return nullptr;
+  }
+  return static_cast<ContextState*>(
+      compat::GetEmbedderPointer(context, embedder_index + kContextSlotState));
+}
+
+ContextState* ContextState::Find(const RuntimeImpl* runtime,
+                                 v8::Local<v8::Context> context) {
+  if (runtime == nullptr)
+    return nullptr;
+  ContextState* state =
+      Find(context, runtime->options().context_embedder_index);
+  return state != nullptr && state->runtime == runtime ? state : nullptr;
+}
+
+ContextState* ContextState::FindOrDie(const RuntimeImpl* runtime,
+                                      v8::Local<v8::Context> context,
+                                      const char* api) {
+  if (context.IsEmpty())
+    FatalUsage(api, "the context is empty");
+  ContextState* state = Find(runtime, context);
+  if (state == nullptr) {
+    FatalUsage(api,
+               "asyncctx is not installed in this context (call "
+               "Runtime::Install() first)");
+  }
+  return state;
+}
+
+void ContextState::Attach(v8::Local<v8::Context> context,
+                          int embedder_index,
+                          v8::Local<v8::Value> layer) {
+  context->SetEmbedderData(embedder_index + kContextSlotLayer, layer);
+  compat::SetEmbedderPointer(context, embedder_index + kContextSlotState, this);
+  compat::SetEmbedderPointer(context, embedder_index + kContextSlotTag,
+                             ContextTag());
+}
+
+void ContextState::Detach(v8::Local<v8::Context> context, int embedder_index) {
+  compat::SetEmbedderPointer(context, embedder_index + kContextSlotState,
+                             nullptr);
+  compat::SetEmbedderPointer(context, embedder_index + kContextSlotTag,
+                             nullptr);
+}
+
+}  // namespace asyncctx

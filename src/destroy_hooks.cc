@@ -1,0 +1,123 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// The runtime's side of the batched destroy hooks (each context's ids wait
+// in a DestroyQueue, src/destroy_queue.h): queueing ids, posting the task
+// that emits them, the bounded-batch flush, and the emission itself.
+
+#include <utility>
+#include <vector>
+
+#include "src/context_state.h"
+#include "src/external_references.h"
+#include "src/js_bindings.h"
+#include "src/runtime_impl.h"
+#include "src/v8_compat.h"
+#include "v8-container.h"
+#include "v8-exception.h"
+#include "v8-function.h"
+#include "v8-microtask-queue.h"
+
+namespace asyncctx {
+
+void RuntimeImpl::QueueDestroy(ContextState* state,
+                               double async_id,
+                               bool from_javascript) {
+  bool full = state->destroys.Push(async_id);
+  PostDestroyTask();
+  if (!full || !from_javascript || state->destroy_flush_queued)
+    return;
+  // A long chain of microtasks never yields to the task: emit this batch
+  // from a microtask queued now, as Node.js does (it gets there through an
+  // interrupt because it may be called from GC; a binding never is).
+  v8::Isolate* isolate = this->isolate();
+  v8::HandleScope handle_scope(isolate);
+  v8::Local<v8::Context> context = state->context.Get(isolate);
+  v8::Local<v8::Object> holder = state->holder.Get(isolate);
+  if (context.IsEmpty() || holder.IsEmpty())
+    return;
+  v8::Local<v8::Function> flush;
+  if (!NewNativeFunction(context, FlushDestroysMicrotask, holder, 0)
+           .ToLocal(&flush)) {
+    return;
+  }
+  state->destroy_flush_queued = true;
+  context->GetMicrotaskQueue()->EnqueueMicrotask(isolate, flush);
+}
+
+void RuntimeImpl::FlushDestroysMicrotask(
+    const v8::FunctionCallbackInfo<v8::Value>& info) {
+  ContextState* state = BindingState(info);
+  if (state == nullptr)
+    return;
+  state->destroy_flush_queued = false;
+  BusyScope busy(state->runtime);
+  state->runtime->EmitDestroyBatch(state);
+}
+
+void RuntimeImpl::PostDestroyTask() {
+  if (destroy_task_posted_)
+    return;
+  std::weak_ptr<RuntimeImpl*> weak = alive_;
+  auto task = [weak]() {
+    if (auto alive = weak.lock()) {
+      (*alive)->destroy_task_posted_ = false;
+      (*alive)->EmitPendingDestroys();
+    }
+  };
+  if (options_.post_task) {
+    destroy_task_posted_ = true;
+    options_.post_task(std::move(task));
+  } else if (options_.platform != nullptr) {
+    class LambdaTask : public v8::Task {
+     public:
+      explicit LambdaTask(std::function<void()> fn) : fn_(std::move(fn)) {}
+      void Run() override { fn_(); }
+
+     private:
+      std::function<void()> fn_;
+    };
+    destroy_task_posted_ = true;
+    options_.platform->GetForegroundTaskRunner(isolate())->PostTask(
+        std::make_unique<LambdaTask>(std::move(task)));
+  }
+  // Without a platform or poster, the host calls EmitPendingDestroys().
+}
+
+void RuntimeImpl::EmitPendingDestroys() {
+  BusyScope busy(this);
+  v8::HandleScope handle_scope(isolate());
+  // Hooks may queue more destroys, install contexts or let the GC collect
+  // one: walk a copy of the list.
+  for (ContextState* state : SnapshotStates()) {
+    if (IsLive(state))
+      EmitDestroyBatch(state);
+  }
+}
+
+void RuntimeImpl::EmitDestroyBatch(ContextState* state) {
+  if (state->destroys.empty())
+    return;
+  v8::Isolate* isolate = this->isolate();
+  std::vector<double> ids;
+  state->destroys.TakeInto(&ids);
+  if (state->context.IsEmpty())
+    return;
+  v8::HandleScope handle_scope(isolate);
+  v8::Local<v8::Context> context = state->context.Get(isolate);
+  v8::Context::Scope context_scope(context);
+  v8::Local<v8::Function> emit = state->emit_destroy_batch.Get(isolate);
+  if (emit.IsEmpty())
+    return;
+  // A packed array made from its elements: no index store that a setter on
+  // Array.prototype could observe.
+  std::vector<v8::Local<v8::Value>> elements;
+  elements.reserve(ids.size());
+  for (double id : ids)
+    elements.push_back(v8::Number::New(isolate, id));
+  v8::Local<v8::Value> argv[] = {
+      v8::Array::New(isolate, elements.data(), elements.size())};
+  v8::TryCatch try_catch(isolate);
+  (void)emit->Call(context, v8::Undefined(isolate), 1, argv).IsEmpty();
+}
+
+}  // namespace asyncctx
