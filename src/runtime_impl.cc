@@ -170,11 +170,7 @@ void RuntimeImpl::OnContextCollected(
     const v8::WeakCallbackInfo<ContextState>& info) {
   ContextState* state = info.GetParameter();
   state->context.Reset();
-  state->runtime->ForgetState(state);
-}
-
-void RuntimeImpl::ForgetState(ContextState* state) {
-  states_.erase(state);
+  state->runtime->states_.erase(state);
 }
 
 std::vector<ContextState*> RuntimeImpl::SnapshotStates() const {

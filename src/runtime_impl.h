@@ -128,6 +128,8 @@ class RuntimeImpl final : public Runtime {
   void QueueDestroy(ContextState* state,
                     double async_id,
                     bool from_javascript = false);
+  // message_routing.cc: an exception thrown by the `hook` hook, and one
+  // nothing caught, to the host's handlers (RuntimeOptions).
   void ReportHookError(const char* hook, v8::Local<v8::Value> error);
   void ReportUncaught(v8::Local<v8::Context> context,
                       v8::Local<v8::Value> error,
@@ -167,7 +169,6 @@ class RuntimeImpl final : public Runtime {
   void OrphanHostResource(AsyncResource* resource);
 
  private:
-  void ForgetState(ContextState* state);
   // The installed contexts' states in install order, copied so that the
   // caller may call into JavaScript (which may collect a context and erase
   // its state) while it walks them; check IsLive() before each use.
@@ -200,10 +201,13 @@ class RuntimeImpl final : public Runtime {
   // own queue; the isolate's default queue is shared).
   void RegisterMicrotaskQueue(v8::MicrotaskQueue* queue);
 
+  // Frees the state of a collected context.
   static void OnContextCollected(const v8::WeakCallbackInfo<ContextState>&);
+  // message_routing.cc
   static bool IsStackOverflowInLayer(v8::Isolate* isolate,
                                      v8::Local<v8::Message> message);
   static void OnPromiseReject(v8::PromiseRejectMessage message);
+  // checkpoint.cc
   static void OnMicrotasksCompleted(v8::Isolate* isolate, void* data);
 
   RuntimeOptions options_;
