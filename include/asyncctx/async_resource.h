@@ -84,7 +84,6 @@ class ASYNCCTX_EXPORT AsyncResource {
 
  private:
   friend class CallbackScope;
-  friend class RuntimeImpl;
 
   // The Runtime::generation-like id of the runtime the resource belongs to
   // (an address could be reused by a later runtime).
