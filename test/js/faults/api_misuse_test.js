@@ -5,7 +5,8 @@
 // frame and the execution ids as they were.
 //
 // The stack-overflow, termination, out-of-memory and throwing-hook faults
-// need a host and are in test/unittests/fault_test.cc.
+// need a host and are in test/unittests/ (stack_overflow_test.cc,
+// termination_test.cc, out_of_memory_test.cc, hooks_test.cc).
 
 'use strict';
 
