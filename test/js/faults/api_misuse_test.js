@@ -346,7 +346,7 @@ test('a microtask whose callback is a revoked function Proxy', async () => {
 // that replaces a builtin (a polyfill, a monkey-patching tracer, a hostile
 // tenant) cannot break async context or see its internals. Each builtin
 // below is replaced by a throwing function while one operation runs.
-// Regression test (bug found here): the JavaScript layer called the current
+// Among them the ones the JavaScript layer could be tempted to call:
 // Array.prototype.slice/splice/push, the array iterator (spread and rest),
 // FinalizationRegistry.prototype.register and Symbol.prototype.toString.
 test('replaced builtins do not break the installed API', () => {
