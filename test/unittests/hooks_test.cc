@@ -59,19 +59,25 @@ TEST_F(HooksTest, PromiseEventsOnlyWhileAHookWantsThem) {
 
 TEST(HookErrorTest, HostHandlerReceivesTheHookNameAndStack) {
   std::vector<std::string> errors;
+  std::vector<std::string> stacks;
   RuntimeOptions options;
   options.on_hook_error = [&](v8::Isolate*, const HookError& error) {
     errors.push_back(error.hook_name + "|" + error.message);
+    stacks.push_back(error.stack);
   };
   TestIsolate env(std::move(options));
   v8::Isolate::Scope isolate_scope(env.isolate());
   v8::HandleScope handle_scope(env.isolate());
   env.Run(R"JS(
-    asyncHooks.createHook({init() { throw new Error('bad init'); }}).enable();
+    function throwingInit() { throw new Error('bad init'); }
+    asyncHooks.createHook({init: throwingInit}).enable();
     new AsyncResource('X');
   )JS");
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0], "init|Error: bad init");
+  // The stack starts with the error and names the hook's function.
+  EXPECT_EQ(stacks[0].rfind("Error: bad init\n", 0), 0u) << stacks[0];
+  EXPECT_NE(stacks[0].find("throwingInit ("), std::string::npos) << stacks[0];
 }
 
 TEST(UncaughtTest, MicrotaskExceptionsReachTheHostInTheirFrames) {
