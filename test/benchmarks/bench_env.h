@@ -151,8 +151,8 @@ void RunPaired(benchmark::State& state,
 // One isolate (microtask policy kExplicit) with one context, into which
 // asyncctx is installed unless `install` is false (then no Runtime exists
 // for the isolate at all). Every context also gets the reference natives
-// (the floors the targets are measured against) on a global `benchNatives`, named
-// as the shell names them for test/benchmarks/js/:
+// (the floors the targets are measured against) on a global `benchNatives`,
+// named as the shell names them for test/benchmarks/js/:
 //
 //   benchNatives.emptyFunction      a native function that does nothing
 //   benchNatives.EmptyConstructor   a FunctionTemplate whose callback does
