@@ -4,8 +4,10 @@
 // run + getStore inside (targets: at least as fast as Node 18's run, 33 ns on
 // this machine; run + getStore 10x faster than Node 24's ~850 ns).
 //
-//   out/Default/asyncctx_shell test/benchmarks/js/als_run.mjs
-//   node test/benchmarks/js/als_run.mjs
+//   out/Default/asyncctx_shell --bench-natives \
+//       test/benchmarks/js/harness.js test/benchmarks/js/als_run.js
+//   test/benchmarks/js/compare_hosts.py --runs 1 test/benchmarks/js/als_run.js
+//       (the shell and Node, each running harness.js + this file)
 //
 // The ratio is against an empty function call measured in the same run:
 // benchNatives.emptyFunction (a native no-op) where the host has it, else an
@@ -13,9 +15,10 @@
 // targets are absolute times here, so the output prints them too; compare
 // hosts by running the file under both.
 
-import {AsyncLocalStorage} from 'node:async_hooks';
+'use strict';
 
-import {compare, host, report} from './harness.mjs';
+const {AsyncLocalStorage} =
+    globalThis.AsyncLocalStorage ? globalThis : require('async_hooks');
 
 const N = 1e6;
 const als = new AsyncLocalStorage();
@@ -53,7 +56,7 @@ function emptyLoop(n) {
   for (let i = 0; i < n; i++) empty();
 }
 
-console.log(`als_run.mjs on ${host}`);
+console.log(`als_run.js on ${host}`);
 const run = compare(N, runLoop, emptyLoop);
 report('run(store, emptyFn)', run, baselineName);
 console.log(`  run: ${run.ours.toFixed(1)} ns per run (target: <= 33 ns, ` +

@@ -1,8 +1,12 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
 //
-// The timing harness of the JavaScript benchmarks in this folder, imported
-// by each of them. Every host that runs ES modules with `node:async_hooks`
-// runs the benchmarks unchanged: asyncctx_shell, Node.js, Deno, Bun.
+// The timing harness of the JavaScript benchmarks in this folder: a classic
+// script that runs before each of them, in the same global scope, and
+// defines `host`, compare()/report() (synchronous loops) and
+// timeShapes()/line() (asynchronous shapes). The shell takes both files in
+// order (`asyncctx_shell harness.js get_store.js`); compare_hosts.py runs
+// the two concatenated, as one script, in every host, so each host compiles
+// the benchmark's loops exactly as if the harness were part of the file.
 //
 // Both timers interleave the measured functions and keep the fastest round
 // of each: other processes only ever add time, so on a shared machine the
@@ -12,8 +16,10 @@
 //
 // which compare_hosts.py reads.
 
+'use strict';
+
 /** The host's name and version, for the first line of the output. */
-export const host = typeof process === 'object' && process.versions?.node ?
+const host = typeof process === 'object' && process.versions?.node ?
     `node ${process.version}` :
     'asyncctx_shell';
 
@@ -24,7 +30,7 @@ const now = () => performance.now();
  * rounds, and keeps the fastest round of each. Returns ns/op of both and
  * their ratio baseline/ours (1.0: as fast as the baseline).
  */
-export function compare(n, ours, baseline, rounds = 15, warmup = 3) {
+function compare(n, ours, baseline, rounds = 15, warmup = 3) {
   let bestOurs = Infinity;
   let bestBase = Infinity;
   for (let r = 0; r < warmup + rounds; r++) {
@@ -43,7 +49,7 @@ export function compare(n, ours, baseline, rounds = 15, warmup = 3) {
 }
 
 /** Prints one result of compare(), with its target ratio if it has one. */
-export function report(name, result, baselineName, target) {
+function report(name, result, baselineName, target) {
   const mops = (ns) => (1e3 / ns).toFixed(1) + 'M ops/s';
   let line = `${name}: ${mops(result.ours)} (${result.ours.toFixed(1)} ns)` +
       ` | ${baselineName}: ${mops(result.base)} (${result.base.toFixed(1)} ns)` +
@@ -59,7 +65,7 @@ export function report(name, result, baselineName, target) {
  * interleaved, after `warmup` rounds, and keeps the fastest round of each.
  * Returns {name: ns/op}.
  */
-export async function timeShapes(n, shapes, rounds = 9, warmup = 2) {
+async function timeShapes(n, shapes, rounds = 9, warmup = 2) {
   const names = Object.keys(shapes);
   const best = Object.fromEntries(names.map((k) => [k, Infinity]));
   for (let r = 0; r < warmup + rounds; r++) {
@@ -78,7 +84,7 @@ export async function timeShapes(n, shapes, rounds = 9, warmup = 2) {
  * Prints `ns` against `baselineNs` (a time from timeShapes()), with the
  * target ratio if it has one.
  */
-export function line(name, ns, baselineName, baselineNs, target) {
+function line(name, ns, baselineName, baselineNs, target) {
   const mops = (v) => (1e3 / v).toFixed(2) + 'M ops/s';
   const ratio = baselineNs / ns;
   let text = `${name}: ${mops(ns)} (${ns.toFixed(1)} ns)` +

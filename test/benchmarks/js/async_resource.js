@@ -4,8 +4,10 @@
 // hook including GC and destroy emission (Node.js's
 // benchmark/async_hooks/gc-tracking.js shape). Needs gc():
 //
-//   out/Default/asyncctx_shell --expose-gc test/benchmarks/js/async_resource.mjs
-//   node --expose-gc test/benchmarks/js/async_resource.mjs
+//   out/Default/asyncctx_shell --bench-natives --expose-gc \
+//       test/benchmarks/js/harness.js test/benchmarks/js/async_resource.js
+//   test/benchmarks/js/compare_hosts.py --runs 1 test/benchmarks/js/async_resource.js
+//       (the shell and Node, each running harness.js + this file)
 //
 // No hook is compared with `new benchNatives.EmptyConstructor('X')` (an
 // empty native constructor) where the host has it, else with an empty
@@ -19,9 +21,13 @@
 // //test:benchmarks measures the same in C++ with the native references, and
 // checks that no resource is GC-tracked with an init hook.
 
-import {AsyncResource, createHook} from 'node:async_hooks';
+'use strict';
 
-import {host, line, timeShapes} from './harness.mjs';
+const {AsyncResource} =
+    globalThis.AsyncResource ? globalThis : require('async_hooks');
+const createHook = globalThis.asyncHooks?.createHook ??
+    (typeof require === 'function' ? require('async_hooks').createHook :
+                                     undefined);
 
 const N = 1e6;
 const N_GC = 2e5;
@@ -56,7 +62,7 @@ async function constructAndCollect(n) {
 let destroyHook;
 
 (async () => {
-  console.log(`async_resource.mjs on ${host}`);
+  console.log(`async_resource.js on ${host}`);
   if (typeof gc !== 'function') {
     console.log('needs gc(): run with --expose-gc');
     return;

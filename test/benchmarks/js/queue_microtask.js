@@ -6,8 +6,10 @@
 // next), with no store and inside AsyncLocalStorage#run, and with
 // an init hook enabled (report only).
 //
-//   out/Default/asyncctx_shell test/benchmarks/js/queue_microtask.mjs
-//   node test/benchmarks/js/queue_microtask.mjs
+//   out/Default/asyncctx_shell --bench-natives \
+//       test/benchmarks/js/harness.js test/benchmarks/js/queue_microtask.js
+//   test/benchmarks/js/compare_hosts.py --runs 1 test/benchmarks/js/queue_microtask.js
+//       (the shell and Node, each running harness.js + this file)
 //
 // The floor is V8's EnqueueMicrotask through a bare native binding; the
 // shell exposes it as benchNatives.enqueueMicrotask. Where that is missing
@@ -24,9 +26,13 @@
 // Targets (against the native floor): no store >= 0.9x; inside run
 // >= 0.5x.
 
-import {AsyncLocalStorage, createHook} from 'node:async_hooks';
+'use strict';
 
-import {host, line, timeShapes} from './harness.mjs';
+const {AsyncLocalStorage} =
+    globalThis.AsyncLocalStorage ? globalThis : require('async_hooks');
+const createHook = globalThis.asyncHooks?.createHook ??
+    (typeof require === 'function' ? require('async_hooks').createHook :
+                                     undefined);
 
 const BREADTH = 4e5;
 const DEPTH = 1.2e6;
@@ -64,7 +70,7 @@ const depthBase = depthWith(enqueue);
 const inRun = (shape) => (n) => als.run({id: 1}, shape, n);
 
 (async () => {
-  console.log(`queue_microtask.mjs on ${host}; baseline: ${baselineName}`);
+  console.log(`queue_microtask.js on ${host}; baseline: ${baselineName}`);
   const floorTarget = (t) => (nativeEnqueue ? t : undefined);
   // Phase 1: no store has ever been entered.
   const b1 = await timeShapes(BREADTH, {breadth, breadthBase});

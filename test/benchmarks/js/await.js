@@ -3,8 +3,10 @@
 // 1e5 `await`s inside AsyncLocalStorage#run against 1e5 `await`s with no
 // store, and the same inside 10 nested stores.
 //
-//   out/Default/asyncctx_shell test/benchmarks/js/await.mjs
-//   node test/benchmarks/js/await.mjs
+//   out/Default/asyncctx_shell --bench-natives \
+//       test/benchmarks/js/harness.js test/benchmarks/js/await.js
+//   test/benchmarks/js/compare_hosts.py --runs 1 test/benchmarks/js/await.js
+//       (the shell and Node, each running harness.js + this file)
 //
 // The first als.run of a context installs promise hooks that stay (the
 // thenable repair here; Node's async_hooks-based ALS does the same while a
@@ -18,9 +20,10 @@
 // Targets (asyncctx with the repair on): inside run >= 0.30x of the
 // no-store baseline (with the repair off, >= 0.9x). Node 18: 0.20x.
 
-import {AsyncLocalStorage} from 'node:async_hooks';
+'use strict';
 
-import {host, line, timeShapes} from './harness.mjs';
+const {AsyncLocalStorage} =
+    globalThis.AsyncLocalStorage ? globalThis : require('async_hooks');
 
 const N = 1e5;
 const als = new AsyncLocalStorage();
@@ -38,7 +41,7 @@ function inNested(n, k = 0) {
 }
 
 (async () => {
-  console.log(`await.mjs on ${host}`);
+  console.log(`await.js on ${host}`);
   // Phase 1: no store has ever been entered.
   const fresh = await timeShapes(N, {noStore: awaitLoop});
   const base = fresh.noStore;

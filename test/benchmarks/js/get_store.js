@@ -3,8 +3,10 @@
 // AsyncLocalStorage#getStore() in a loop, against an empty function call
 // measured in the same run (target: within 3x of an empty native call).
 //
-//   out/Default/asyncctx_shell test/benchmarks/js/get_store.mjs
-//   node test/benchmarks/js/get_store.mjs
+//   out/Default/asyncctx_shell --bench-natives \
+//       test/benchmarks/js/harness.js test/benchmarks/js/get_store.js
+//   test/benchmarks/js/compare_hosts.py --runs 1 test/benchmarks/js/get_store.js
+//       (the shell and Node, each running harness.js + this file)
 //
 // The floor is a call of an empty native function. The shell exposes one as
 // benchNatives.emptyFunction; where it is missing (Node, or a shell without
@@ -12,9 +14,10 @@
 // that baseline is an empty loop, far below a native call, and the ratio
 // against it is not the target's ratio (the output says which one ran).
 
-import {AsyncLocalStorage} from 'node:async_hooks';
+'use strict';
 
-import {compare, host, report} from './harness.mjs';
+const {AsyncLocalStorage} =
+    globalThis.AsyncLocalStorage ? globalThis : require('async_hooks');
 
 const N = 1e6;
 const als = new AsyncLocalStorage();
@@ -34,7 +37,7 @@ function emptyLoop(n) {
   for (let i = 0; i < n; i++) empty();
 }
 
-console.log(`get_store.mjs on ${host}`);
+console.log(`get_store.js on ${host}`);
 const inRun = als.run({id: 1}, () => compare(N, getStoreLoop, emptyLoop));
 report('getStore() inside run', inRun, baselineName,
        nativeEmpty ? 0.33 : undefined);
