@@ -1,8 +1,7 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
 //
-// AsyncLocalStorage from JavaScript (issue 4), in loops run by Script::Run
-// and timed in C++, against the floors the issue names, measured in the same
-// isolate:
+// AsyncLocalStorage from JavaScript, in loops run by Script::Run and timed
+// in C++, against the floors of the targets, measured in the same isolate:
 //
 //   GetStore          als.getStore() inside als.run, vs a call of an empty
 //                     native function (the floor)      target >= 0.33x

@@ -1,7 +1,7 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
 //
 // `new AsyncResource('X')` from JavaScript, in loops run by Script::Run and
-// timed in C++ (issues 3 and 5; the hook cases follow Node.js's
+// timed in C++ (the hook cases follow Node.js's
 // benchmark/async_hooks/gc-tracking.js):
 //
 //   NoHook        vs `new benchNatives.EmptyConstructor('X')`, a
@@ -76,7 +76,7 @@ void BM_NewAsyncResourceInitHook(benchmark::State& state) {
   bench::JsEnv plain;
   hooked.Run(kLoops);
   plain.Run(kLoops);
-  // Time an empty hook, as the issue asks; check in another isolate (so that
+  // Time an empty hook; check in another isolate (so that
   // the hook call site stays monomorphic here) that a hook sees every
   // construction.
   double init_calls;

@@ -19,7 +19,7 @@
 //   ref_ns/op  the reference, median over batches
 //   ratio      median of the per-pair ratios
 //   wall_ratio the same from wall-clock time
-//   target     the ratio the issues ask for (0: no target, report only)
+//   target     the target ratio (0: no target, report only)
 //   target_ns  an absolute target for ns/op, where one is given (else 0)
 //   allocs/op  operator new calls on the benchmark thread per op of ours
 //
@@ -151,8 +151,8 @@ void RunPaired(benchmark::State& state,
 // One isolate (microtask policy kExplicit) with one context, into which
 // asyncctx is installed unless `install` is false (then no Runtime exists
 // for the isolate at all). Every context also gets the reference natives
-// (the floors the issues measure against) on a global `benchNatives`, named
-// as the shell names them for test/benchmarks/js/:
+// (the floors the targets are measured against) on a global `benchNatives`,
+// named as the shell names them for test/benchmarks/js/:
 //
 //   benchNatives.emptyFunction      a native function that does nothing
 //   benchNatives.EmptyConstructor   a FunctionTemplate whose callback does

@@ -5,7 +5,7 @@
 // frame, restore both; with kRun also the outermost microtask checkpoint),
 // against calling the same empty native function with no scope.
 //
-// No target in the issues: reported for orientation. The reference is the
+// No target: reported for orientation. The reference is the
 // floor (Function::Call of a native function that does nothing, from C++).
 
 #include "asyncctx/asyncctx.h"

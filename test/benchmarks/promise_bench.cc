@@ -2,8 +2,8 @@
 //
 // Promise creation (`new Promise(executor)` in a loop run by Script::Run)
 // in a context where asyncctx is installed, against an isolate where it is
-// not (issue 5: with no hook enabled, creating a promise costs what it costs
-// without the library; target ~1.0x, checked as >= 0.95x).
+// not (with no hook enabled, creating a promise costs what it costs without
+// the library; target ~1.0x, checked as >= 0.95x).
 //
 // Report-only variants show what installs V8 promise hooks:
 //   RepairActive   after one als.run(): the thenable repair's promise hooks

@@ -1,6 +1,6 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
 //
-// queueMicrotask (issue 5), in the shapes of Node.js's
+// queueMicrotask, in the shapes of Node.js's
 // benchmark/process/queue-microtask-breadth.js (n = 4e5, all queued from one
 // loop) and queue-microtask-depth.js (n = 1.2e6, each callback queues the
 // next). Each batch is Script::Run plus the microtask checkpoint that runs

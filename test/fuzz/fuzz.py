@@ -498,7 +498,7 @@ def main():
                              "of its own (the first use of the API in a "
                              "fresh isolate; default 0, 25 with --ci)")
     parser.add_argument("--extended", action="store_true",
-                        help="also generate the shapes added for issue 10 "
+                        help="also generate the extended shapes "
                              "(enterWith at the top of bare microtasks, "
                              "stack overflows, overridden and patched "
                              "runInAsyncScope)")

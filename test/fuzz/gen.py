@@ -125,7 +125,7 @@ class Program:
         self.rng = random.Random(seed)
         self.ambiguous = ambiguous_thenables
         self.node = dialect == "node"
-        # The shapes added for issue 10: enterWith at the top of a bare
+        # The extended shapes: enterWith at the top of a bare
         # queueMicrotask callback (its frame is restored after it), stack
         # overflows, overridden and patched runInAsyncScope.
         self.extended = extended

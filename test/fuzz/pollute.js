@@ -4,8 +4,8 @@
 //
 // Loaded on the shell's side after real.js (which captured the installed
 // API, as a host's own code would) and before the programs. It plays a
-// hostile dependency sharing the realm: it pollutes builtins the way the
-// attacks of issue 16 did, chosen at random per batch from
+// hostile dependency sharing the realm: it pollutes builtins the way a
+// hostile dependency would, chosen at random per batch from
 // globalThis.FUZZ_POLLUTE_SEED, so that asyncctx must keep working and keep
 // every context private while the programs run.
 //
@@ -79,7 +79,7 @@
 
   const attacks = [];
 
-  // Accessors on Array.prototype indices (issue 16 item 2): frames, hook
+  // Accessors on Array.prototype indices: frames, hook
   // lists and saved frames built by index stores would pass through them.
   attacks.push(function arrayIndexAccessors() {
     for (let i = 0; i < 16; i++) {
@@ -106,7 +106,7 @@
     }
   });
 
-  // Descriptor fields on Object.prototype (issue 16 item 6): an ordinary
+  // Descriptor fields on Object.prototype: an ordinary
   // descriptor object inherits them.
   attacks.push(function descriptorFields() {
     for (const name of ['get', 'set', 'value', 'writable', 'enumerable',
@@ -133,9 +133,8 @@
     }
   });
 
-  // A Proxy between Promise.prototype and Object.prototype (issue 16 item
-  // 3): per-promise state stored or read with ordinary property access
-  // passes through it.
+  // A Proxy between Promise.prototype and Object.prototype: per-promise
+  // state stored or read with ordinary property access passes through it.
   attacks.push(function promiseChainProxy() {
     const objectPrototype = ObjectGetPrototypeOf(Promise.prototype);
     const proxy = new Proxy(objectPrototype, {
@@ -163,7 +162,7 @@
     ObjectSetPrototypeOf(Promise.prototype, proxy);
   });
 
-  // Replaced global constructors (issue 16 item 1). The programs and the
+  // Replaced global constructors. The programs and the
   // driver use their static methods only; the library must have captured
   // what it needs at install.
   attacks.push(function replacedGlobals() {

@@ -1,8 +1,8 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
 //
-// Issue 12 item 4: the isolate data slot is a RuntimeOptions field. A
-// runtime on any slot is found by Runtime::From and by every C++ entry
-// point; the other slots belong to the host and are never touched.
+// The isolate data slot is a RuntimeOptions field. A runtime on any slot is
+// found by Runtime::From and by every C++ entry point; the other slots belong
+// to the host and are never touched.
 
 #include <memory>
 #include <string>

@@ -1,9 +1,9 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
 //
-// Issue 15 item 13: the runtime's execution-stack block is reported to V8
-// as external memory once per runtime, not once per installed context (V8
-// accounts every ArrayBuffer's backing store, and each installed context
-// used to get its own ArrayBuffer over the shared block).
+// The runtime's execution-stack block is reported to V8 as external memory
+// once per runtime, not once per installed context (V8 accounts every
+// ArrayBuffer's backing store, so the contexts' views of the shared block
+// must not each count it).
 
 #include <cstdint>
 #include <cstdio>

@@ -3,8 +3,8 @@
 // The unit tests' precompiled header (test/BUILD.gn, GCC-style: compiled
 // once per build configuration and force-included before every source of
 // the unittests target). Only headers that every test file reads anyway:
-// parsing GoogleTest and V8's headers was about 3 s of the 4.8 s a test file
-// took to compile. Nothing here may depend on a test file's own macros.
+// parsing GoogleTest's and V8's headers is most of a test file's compile
+// time. Nothing here may depend on a test file's own macros.
 
 #ifndef TEST_UNITTESTS_PCH_H_
 #define TEST_UNITTESTS_PCH_H_

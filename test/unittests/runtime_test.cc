@@ -1,5 +1,11 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// Runtime: ids shared by its contexts, one runtime per isolate and thread,
+// its lifetime, and the host's fatal-error handler.
 
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -14,37 +20,7 @@ namespace test {
 namespace {
 
 using RuntimeTest = V8Test;
-
-TEST_F(RuntimeTest, InstallsTheGlobals) {
-  EXPECT_EQ(RunString("typeof AsyncLocalStorage"), "function");
-  EXPECT_EQ(RunString("typeof AsyncResource"), "function");
-  EXPECT_EQ(RunString("typeof queueMicrotask"), "function");
-  EXPECT_EQ(RunString("typeof AsyncContext.Variable"), "function");
-  EXPECT_EQ(RunString("typeof AsyncContext.Snapshot"), "function");
-  EXPECT_EQ(RunString("Object.keys(asyncHooks).sort().join()"),
-            "AsyncLocalStorage,AsyncResource,asyncWrapProviders,createHook,"
-            "executionAsyncId,executionAsyncResource,triggerAsyncId");
-  EXPECT_EQ(RunString("asyncHooks.AsyncResource === AsyncResource"), "true");
-}
-
-TEST_F(RuntimeTest, InstallingTwiceThrows) {
-  v8::TryCatch try_catch(isolate());
-  EXPECT_TRUE(runtime()->Install(context()).IsNothing());
-  ASSERT_TRUE(try_catch.HasCaught());
-  v8::String::Utf8Value message(isolate(), try_catch.Exception());
-  EXPECT_NE(std::string(*message).find("already called"), std::string::npos);
-}
-
-TEST_F(RuntimeTest, CustomNamesAndOmittedGlobals) {
-  v8::Local<v8::Context> other = v8::Context::New(isolate());
-  InstallOptions options;
-  options.async_local_storage = "ALS";
-  options.async_context = "";
-  ASSERT_TRUE(runtime()->Install(other, options).FromMaybe(false));
-  EXPECT_EQ(RunStringIn(other, "typeof ALS"), "function");
-  EXPECT_EQ(RunStringIn(other, "typeof AsyncLocalStorage"), "undefined");
-  EXPECT_EQ(RunStringIn(other, "typeof AsyncContext"), "undefined");
-}
+using RuntimeDeathTest = V8Test;
 
 TEST_F(RuntimeTest, TopLevelIds) {
   EXPECT_EQ(RunNumber("asyncHooks.executionAsyncId()"), 1);
@@ -78,42 +54,6 @@ TEST_F(RuntimeTest, TwoContextsShareIdsButNotGlobals) {
                      ->StrictEquals(Run("AsyncResource")));
   }
   EXPECT_EQ(second, first + 1);
-}
-
-// A script that ran in a context before Install() put setters for the
-// binding names, and getters for V8's continuation-data accessors, on
-// Object.prototype: Install hands them nothing (the binding objects have no
-// prototype; only the extras object's own accessors are taken), and the
-// stores stay private.
-TEST_F(RuntimeTest, ObjectPrototypeSettersBeforeInstallSeeNoBinding) {
-  v8::Local<v8::Context> other = v8::Context::New(isolate());
-  RunStringIn(other, R"JS(
-    globalThis.caught = [];
-    for (const name of ['getFrame', 'setFrame', 'swapFrame', 'restoreFrame',
-                        'enqueueMicrotask', 'fields', 'stack', 'depth',
-                        'hookFields', 'contextFields', 'constants',
-                        'hostResourceAt', 'queueDestroy']) {
-      Object.defineProperty(Object.prototype, name, {
-        set(v) { caught.push(name); },
-        get() { return undefined; },
-        configurable: true,
-      });
-    }
-    for (const name of ['getContinuationPreservedEmbedderData',
-                        'setContinuationPreservedEmbedderData']) {
-      Object.defineProperty(Object.prototype, name, {
-        get() { caught.push(name); return () => undefined; },
-        configurable: true,
-      });
-    }
-  )JS");
-  ASSERT_TRUE(runtime()->Install(other).FromMaybe(false));
-  EXPECT_EQ(RunStringIn(other, R"JS(
-    const als = new AsyncLocalStorage();
-    const seen = als.run('secret', () => als.getStore());
-    `${seen} ${String(als.getStore())} [${caught.join()}]`
-  )JS"),
-            "secret undefined []");
 }
 
 // The same work on 4 isolates on 4 threads gives identical results.
@@ -237,6 +177,46 @@ TEST(RuntimeLifetimeTest, InstalledContextsAreCollected) {
   }
   env.PumpTasks();
   EXPECT_LE(native_contexts(), baseline);
+}
+
+// Destroying the Runtime from a microtask is one clear fatal message.
+TEST_F(RuntimeDeathTest, RuntimeDestroyedFromAMicrotaskIsFatal) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        SetFunction(
+            context(), "destroyRuntime",
+            [](const v8::FunctionCallbackInfo<v8::Value>& info) {
+              FunctionData<TestIsolate>()->DestroyRuntime();
+            },
+            &env());
+        Run("queueMicrotask(destroyRuntime)");
+        runtime()->RunMicrotasks(context());
+      },
+      "asyncctx: fatal: Runtime::~Runtime: the Runtime was destroyed while "
+      "it was running JavaScript");
+}
+
+// Fatal errors go to the host's handler.
+TEST(RuntimeFatalErrorDeathTest, FatalErrorsGoToTheHostHandler) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        RuntimeOptions options;
+        options.on_fatal_error = [](const std::string& message) {
+          std::fprintf(stderr, "host handler: %s\n", message.c_str());
+          std::fflush(stderr);
+          std::_Exit(7);
+        };
+        TestIsolate env(std::move(options));
+        v8::Isolate::Scope isolate_scope(env.isolate());
+        v8::HandleScope handle_scope(env.isolate());
+        v8::Local<v8::Context> context = v8::Context::New(env.isolate());
+        AsyncResource resource(context, "X");  // not installed
+      },
+      ::testing::ExitedWithCode(7),
+      "host handler: asyncctx: fatal: AsyncResource: asyncctx is not "
+      "installed in this context");
 }
 
 }  // namespace

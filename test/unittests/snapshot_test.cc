@@ -1,8 +1,10 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
 //
-// Issue 15 item 12: V8 startup snapshots (include/asyncctx/snapshot.h,
+// V8 startup snapshots (include/asyncctx/snapshot.h,
 // docs/embedding.md "Rules for hosts"). Real v8::SnapshotCreator, real
 // restored isolates.
+
+#include <unistd.h>
 
 #include <cstdio>
 #include <memory>
@@ -160,7 +162,7 @@ class RestoredIsolate {
   std::unique_ptr<Runtime> runtime_;
 };
 
-// Issue 15 item 12: the supported flow. Snapshot contexts that were never
+// The supported flow. Snapshot contexts that were never
 // installed (the snapshotting isolate may have a Runtime: its references
 // are in ExternalReferences()), restore, create the Runtime, then Install
 // into the restored contexts.
@@ -214,20 +216,25 @@ TEST(SnapshotDeathTest, IsolateWithARuntimeNeedsTheExternalReferences) {
 
 // An installed context cannot be snapshotted while its Runtime is alive: the
 // Runtime holds (weak) handles to the context's objects, which V8 refuses
-// in CreateBlob() (it prints "global handle not serialized" on stdout, where
-// EXPECT_DEATH does not look, and aborts), with or without the references.
-// asyncctx gets no call before that to say it more clearly (docs/embedding.md,
-// "Rules for hosts", rule 12).
+// in CreateBlob(): it prints "global handle not serialized" on stdout and
+// aborts, with or without the references. The child sends its stdout to
+// stderr, where EXPECT_DEATH looks. asyncctx gets no call before that to say
+// it more clearly (docs/embedding.md, "Rules for hosts", rule 12).
 TEST(SnapshotDeathTest, InstalledContextWithALiveRuntimeIsRefusedByV8) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_DEATH(
-      MakeSnapshot(SnapshotOf::kInstalledContext, kSetup, ExternalReferences()),
-      "");
+      {
+        std::fflush(stdout);
+        dup2(STDERR_FILENO, STDOUT_FILENO);
+        MakeSnapshot(SnapshotOf::kInstalledContext, kSetup,
+                     ExternalReferences());
+      },
+      "global handle not serialized");
 }
 
 // Once its Runtime is destroyed, an installed context is left detached (its
 // bindings throw, its views of the execution-stack block are detached, its
-// embedder data no longer points to the Runtime), and V8 snapshots it like
+// embedder data stops pointing to the Runtime), and V8 snapshots it like
 // any other, given the references of the native functions still in it. A
 // copy restored from the blob is not installed: the globals that came with
 // it throw a clear error until Install() defines new ones.

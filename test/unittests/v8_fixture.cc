@@ -103,6 +103,41 @@ void TestIsolate::CollectGarbage() {
       v8::Isolate::kFullGarbageCollection);
 }
 
+namespace {
+void* g_function_data = nullptr;
+}  // namespace
+
+void SetFunction(v8::Local<v8::Context> context,
+                 const char* name,
+                 v8::FunctionCallback callback,
+                 void* data) {
+  v8::Isolate* isolate = v8::Isolate::GetCurrent();
+  if (data != nullptr)
+    g_function_data = data;
+  context->Global()
+      ->Set(context, v8::String::NewFromUtf8(isolate, name).ToLocalChecked(),
+            v8::Function::New(context, callback).ToLocalChecked())
+      .Check();
+}
+
+void* FunctionDataPointer() {
+  return g_function_data;
+}
+
+v8::Local<v8::Function> CompileFunction(v8::Local<v8::Context> context,
+                                        const char* source) {
+  v8::Isolate* isolate = v8::Isolate::GetCurrent();
+  v8::EscapableHandleScope handle_scope(isolate);
+  v8::Context::Scope scope(context);
+  return handle_scope.Escape(
+      v8::Script::Compile(
+          context, v8::String::NewFromUtf8(isolate, source).ToLocalChecked())
+          .ToLocalChecked()
+          ->Run(context)
+          .ToLocalChecked()
+          .As<v8::Function>());
+}
+
 V8Test::V8Test() : env_(std::make_unique<TestIsolate>()) {
   isolate_scope_.emplace(env_->isolate());
   handle_scope_.emplace(env_->isolate());

@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "v8-array-buffer.h"
 #include "v8-context.h"
+#include "v8-function.h"
 #include "v8-isolate.h"
 #include "v8-platform.h"
 
@@ -21,6 +22,23 @@ namespace test {
 
 // The process-wide platform, initialized once by test_main.cc.
 v8::Platform* TestPlatform();
+
+// Defines the global `name` of `context` as a native function. `data`, if
+// not null, is what FunctionData<T>() returns inside the function (a global
+// rather than a v8::External, whose API differs between V8 versions).
+void SetFunction(v8::Local<v8::Context> context,
+                 const char* name,
+                 v8::FunctionCallback callback,
+                 void* data = nullptr);
+void* FunctionDataPointer();
+template <typename T>
+T* FunctionData() {
+  return static_cast<T*>(FunctionDataPointer());
+}
+
+// Runs `source` in `context`, whose value must be a function, and returns it.
+v8::Local<v8::Function> CompileFunction(v8::Local<v8::Context> context,
+                                        const char* source);
 
 // Owns one isolate (kExplicit microtasks), a Runtime and one installed
 // context, usable on any thread. Tests use it directly or through V8Test.

@@ -2,10 +2,12 @@
 //
 // `new AsyncResource('X')` with no hook, with an init hook, and with a destroy
 // hook including GC and destroy emission (Node.js's
-// benchmark/async_hooks/gc-tracking.js shape), issues 3 and 5. Needs gc():
+// benchmark/async_hooks/gc-tracking.js shape). Needs gc():
 //
-//   out/Default/asyncctx_shell --expose-gc test/benchmarks/js/async_resource.js
-//   node --expose-gc test/benchmarks/js/async_resource.js
+//   out/Default/asyncctx_shell --bench-natives --expose-gc \
+//       test/benchmarks/js/harness.js test/benchmarks/js/async_resource.js
+//   test/benchmarks/js/compare_hosts.py --runs 1 test/benchmarks/js/async_resource.js
+//       (the shell and Node, each running harness.js + this file)
 //
 // No hook is compared with `new benchNatives.EmptyConstructor('X')` (an
 // empty native constructor) where the host has it, else with an empty
@@ -14,10 +16,10 @@
 // resources; the GC batches then call gc() and wait for the destroy hooks
 // (or, with no destroy hook, one macrotask).
 //
-// Targets: no hook >= 0.7x of the empty native constructor (issue 3); init
-// hook >= 0.8x of no hook; destroy hook >= 0.2x of no hook, GC included
-// (issue 5). //test:benchmarks measures the same in C++ with the native
-// references, and checks that no resource is GC-tracked with an init hook.
+// Targets: no hook >= 0.7x of the empty native constructor; init hook >=
+// 0.8x of no hook; destroy hook >= 0.2x of no hook, GC included.
+// //test:benchmarks measures the same in C++ with the native references, and
+// checks that no resource is GC-tracked with an init hook.
 
 'use strict';
 
@@ -26,41 +28,6 @@ const {AsyncResource} =
 const createHook = globalThis.asyncHooks?.createHook ??
     (typeof require === 'function' ? require('async_hooks').createHook :
                                      undefined);
-
-// --- Shared by the files in this folder (each file runs on its own). ------
-const host = typeof process === 'object' && process.versions?.node ?
-    `node ${process.version}` :
-    'asyncctx_shell';
-const now = () => performance.now();
-// Times `rounds` runs of each async function in `shapes` ({name: fn(n)}),
-// interleaved, after `warmup` rounds, and keeps the fastest round of each
-// (other processes only ever add time, so on a shared machine the minimum is
-// the stable estimate); returns {name: ns/op}.
-async function timeShapes(n, shapes, rounds = 9, warmup = 2) {
-  const names = Object.keys(shapes);
-  const best = Object.fromEntries(names.map((k) => [k, Infinity]));
-  for (let r = 0; r < warmup + rounds; r++) {
-    for (let i = 0; i < names.length; i++) {
-      const name = names[(i + r) % names.length];
-      const t = now();
-      await shapes[name](n);
-      const elapsed = now() - t;
-      if (r >= warmup) best[name] = Math.min(best[name], elapsed * 1e6 / n);
-    }
-  }
-  return best;
-}
-function line(name, ns, baselineName, baselineNs, target) {
-  const mops = (v) => (1e3 / v).toFixed(2) + 'M ops/s';
-  const ratio = baselineNs / ns;
-  let text = `${name}: ${mops(ns)} (${ns.toFixed(1)} ns)` +
-      ` | vs ${baselineName} (${baselineNs.toFixed(1)} ns): ratio ${ratio.toFixed(2)}x`;
-  if (target !== undefined) {
-    text += ` (target >= ${target}x: ${ratio >= target ? 'met' : 'MISSED'})`;
-  }
-  console.log(text);
-}
-// ---------------------------------------------------------------------------
 
 const N = 1e6;
 const N_GC = 2e5;

@@ -12,6 +12,9 @@ Node 24 from that same binary: Node 24's AsyncLocalStorage is built on the
 same continuation data, the fairest comparison. --v8=14.6 does the same with
 Node 26 (out/v8-14.6).
 
+Each file runs after harness.js (the timers the files share): this script
+writes the two, concatenated, to one temporary script and runs that in each
+host, so a host compiles the file's loops as one script with the harness.
 Every file prints lines of the form
 
     <name>: <ops/s> (<ns> ns) | <baseline> ... ratio <r>x ...
@@ -31,8 +34,10 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+HARNESS = os.path.join(HERE, "harness.js")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 DEFAULT_FILES = [
     "get_store.js",
@@ -46,11 +51,23 @@ LINE = re.compile(r"^(?P<name>[^:|]+): [\d.]+M ops/s \((?P<ns>[\d.]+) ns\)"
 NEEDS_GC = {"async_resource.js"}
 
 
+def with_harness(path, tmp):
+    """The path of a script in `tmp`: harness.js followed by `path`."""
+    script = os.path.join(tmp, os.path.basename(path))
+    with open(script, "w") as out:
+        for part in (HARNESS, path):
+            with open(part) as f:
+                out.write(f.read())
+            out.write("\n")
+    return script
+
+
 def run_file(host_cmd, path):
     flags = ["--expose-gc"] if os.path.basename(path) in NEEDS_GC else []
-    out = subprocess.run(host_cmd + flags + [path], cwd=ROOT,
-                         stdin=subprocess.DEVNULL, capture_output=True,
-                         text=True, timeout=900)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run(host_cmd + flags + [with_harness(path, tmp)],
+                             cwd=ROOT, stdin=subprocess.DEVNULL,
+                             capture_output=True, text=True, timeout=900)
     if out.returncode != 0:
         sys.stderr.write(out.stdout + out.stderr)
         raise SystemExit("%s failed on %s" % (" ".join(host_cmd), path))

@@ -3,25 +3,27 @@
 // queueMicrotask in the shapes of Node.js's
 // benchmark/process/queue-microtask-breadth.js (n = 4e5, all queued from one
 // loop) and queue-microtask-depth.js (n = 1.2e6, each callback queues the
-// next), with no store and inside AsyncLocalStorage#run (issue 5), and with
+// next), with no store and inside AsyncLocalStorage#run, and with
 // an init hook enabled (report only).
 //
-//   out/Default/asyncctx_shell test/benchmarks/js/queue_microtask.js
-//   node test/benchmarks/js/queue_microtask.js
+//   out/Default/asyncctx_shell --bench-natives \
+//       test/benchmarks/js/harness.js test/benchmarks/js/queue_microtask.js
+//   test/benchmarks/js/compare_hosts.py --runs 1 test/benchmarks/js/queue_microtask.js
+//       (the shell and Node, each running harness.js + this file)
 //
 // The floor is V8's EnqueueMicrotask through a bare native binding; the
 // shell exposes it as benchNatives.enqueueMicrotask. Where that is missing
 // (Node, or a shell without it) the baseline is a reaction on an already
 // resolved promise (`resolved.then(cb)`), which allocates a promise per task
 // and so runs slower than the floor; the output says which baseline ran, and
-// the issue's targets apply only to the native floor.
+// the targets apply only to the native floor.
 //
 // The first als.run of a context installs promise hooks that stay (here the
 // thenable repair, in Node the ALS hooks), and they slow the promise
 // baseline, so the no-store phase runs first and later phases are compared
 // with its baseline.
 //
-// Targets (issue 5, against the native floor): no store >= 0.9x; inside run
+// Targets (against the native floor): no store >= 0.9x; inside run
 // >= 0.5x.
 
 'use strict';
@@ -31,41 +33,6 @@ const {AsyncLocalStorage} =
 const createHook = globalThis.asyncHooks?.createHook ??
     (typeof require === 'function' ? require('async_hooks').createHook :
                                      undefined);
-
-// --- Shared by the files in this folder (each file runs on its own). ------
-const host = typeof process === 'object' && process.versions?.node ?
-    `node ${process.version}` :
-    'asyncctx_shell';
-const now = () => performance.now();
-// Times `rounds` runs of each async function in `shapes` ({name: fn(n)}),
-// interleaved, after `warmup` rounds, and keeps the fastest round of each
-// (other processes only ever add time, so on a shared machine the minimum is
-// the stable estimate); returns {name: ns/op}.
-async function timeShapes(n, shapes, rounds = 9, warmup = 2) {
-  const names = Object.keys(shapes);
-  const best = Object.fromEntries(names.map((k) => [k, Infinity]));
-  for (let r = 0; r < warmup + rounds; r++) {
-    for (let i = 0; i < names.length; i++) {
-      const name = names[(i + r) % names.length];
-      const t = now();
-      await shapes[name](n);
-      const elapsed = now() - t;
-      if (r >= warmup) best[name] = Math.min(best[name], elapsed * 1e6 / n);
-    }
-  }
-  return best;
-}
-function line(name, ns, baselineName, baselineNs, target) {
-  const mops = (v) => (1e3 / v).toFixed(2) + 'M ops/s';
-  const ratio = baselineNs / ns;
-  let text = `${name}: ${mops(ns)} (${ns.toFixed(1)} ns)` +
-      ` | vs ${baselineName} (${baselineNs.toFixed(1)} ns): ratio ${ratio.toFixed(2)}x`;
-  if (target !== undefined) {
-    text += ` (target >= ${target}x: ${ratio >= target ? 'met' : 'MISSED'})`;
-  }
-  console.log(text);
-}
-// ---------------------------------------------------------------------------
 
 const BREADTH = 4e5;
 const DEPTH = 1.2e6;

@@ -5,7 +5,8 @@
 // frame and the execution ids as they were.
 //
 // The stack-overflow, termination, out-of-memory and throwing-hook faults
-// need a host and are in test/unittests/fault_test.cc.
+// need a host and are in test/unittests/ (stack_overflow_test.cc,
+// termination_test.cc, out_of_memory_test.cc, hooks_test.cc).
 
 'use strict';
 
@@ -345,7 +346,7 @@ test('a microtask whose callback is a revoked function Proxy', async () => {
 // that replaces a builtin (a polyfill, a monkey-patching tracer, a hostile
 // tenant) cannot break async context or see its internals. Each builtin
 // below is replaced by a throwing function while one operation runs.
-// Regression test (bug found here): the JavaScript layer called the current
+// Among them the ones the JavaScript layer could be tempted to call:
 // Array.prototype.slice/splice/push, the array iterator (spread and rest),
 // FinalizationRegistry.prototype.register and Symbol.prototype.toString.
 test('replaced builtins do not break the installed API', () => {

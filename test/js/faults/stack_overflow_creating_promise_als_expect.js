@@ -1,4 +1,4 @@
-// Issue 10.4: a stack overflow while creating a promise, with the layer's
+// A stack overflow while creating a promise, with the layer's
 // promise hooks installed (by the thenable repair, after a run), is the program's
 // RangeError to catch. V8 reports what a promise hook throws as uncaught;
 // the layer's hooks skip their bookkeeping instead. Node 24 prints the two

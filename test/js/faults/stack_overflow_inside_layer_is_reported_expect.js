@@ -1,4 +1,4 @@
-// Issue 10.4, the other side: only a stack overflow at the entry of the
+// The other side of stack_overflow_creating_promise_*: only a stack overflow at the entry of the
 // layer's promise hooks is left to the program. One that escapes the
 // layer's code in a bare microtask (here, runs nested until the stack
 // ends) is an uncaught exception, reported with its real message.

@@ -1,4 +1,4 @@
-// Issue 16.2 and 16.5: accessors on Array.prototype indices (getters and
+// Accessors on Array.prototype indices (getters and
 // setters that record what passes, some of them throwing) and a polluted
 // Symbol.iterator, Symbol.species and Array.prototype methods. Frames, hook
 // lists, saved frames and the execution stack never go through them: no

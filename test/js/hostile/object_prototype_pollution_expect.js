@@ -1,4 +1,4 @@
-// Issue 16.6 and variations: Object.prototype.get/set (which would turn a
+// Object.prototype.get/set (which would turn a
 // plain descriptor into an accessor), value/writable/enumerable, setters
 // for names the layer could use (key, value, next, frame, resource,
 // callback, name, length, asyncResource, code, stack), and a polluted

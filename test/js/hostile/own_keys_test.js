@@ -1,4 +1,4 @@
-// Issue 10.5 and 16.4: nothing the library attaches state to carries a
+// Nothing the library attaches state to carries a
 // store, a variable's value, a frame or an async id where JavaScript can
 // reach it. Walks Reflect.ownKeys (strings and symbols, so
 // getOwnPropertySymbols too) of every object the library touches, and of
@@ -86,19 +86,19 @@ async function collectTouchedObjects(withHooks) {
   return touched;
 }
 
-test('issue 10.5: no own key of anything the library touches holds a store',
+test('no own key of anything the library touches holds a store',
      async () => {
        const touched = await collectTouchedObjects(false);
        assert.deepEqual(reachable(touched), []);
      });
 
-test('issue 10.5: the same with every hook kind enabled', async () => {
+test('the same with every hook kind enabled', async () => {
   const touched = await collectTouchedObjects(true);
   assert(touched.length > 20, 'the hooks saw resources');
   assert.deepEqual(reachable(touched), []);
 });
 
-test('issue 10.5: a promise made in a store has no own keys or symbols',
+test('a promise made in a store has no own keys or symbols',
      () => {
        const als = new AsyncLocalStorage();
        const hook = asyncHooks.createHook({init() {}}).enable();
@@ -111,7 +111,7 @@ test('issue 10.5: a promise made in a store has no own keys or symbols',
        }
      });
 
-test('issue 16.4: rewriting a promise\'s own properties in its reaction ' +
+test('rewriting a promise\'s own properties in its reaction ' +
      'changes no id, resource or queued callback of another tenant',
      async () => {
        const hook = asyncHooks.createHook({before() {}, after() {}}).enable();

@@ -1,4 +1,4 @@
-// Issue 16.3 and variations: a Proxy placed between Promise.prototype and
+// A Proxy placed between Promise.prototype and
 // Object.prototype (and one as Object.prototype's... no: between
 // Function.prototype and Object.prototype too) records every property
 // lookup, definition and key listing that reaches it. Promise state lives

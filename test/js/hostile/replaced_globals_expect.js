@@ -1,4 +1,4 @@
-// Issue 16.1 and variations: an attacker replaces the global Array,
+// An attacker replaces the global Array,
 // Promise, Reflect, Object, Function and Symbol with spies that record every
 // argument (and still work). The library captured its builtins at install,
 // so no frame, store or hook reaches the spies, and the victim's callbacks

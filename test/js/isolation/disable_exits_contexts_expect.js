@@ -1,4 +1,4 @@
-// Issue 10.3, the issue's repro as a fresh program: disable() exits the
+// As a fresh program: disable() exits the
 // instance's contexts, so a timer created after it inside the callback does
 // not see the old store once the instance is enabled again. Node 18, 20 and
 // 24 print undefined.

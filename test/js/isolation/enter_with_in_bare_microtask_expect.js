@@ -1,4 +1,4 @@
-// Issue 10.1, the issue's repro as a fresh program: enterWith inside a
+// As a fresh program: enterWith inside a
 // bare queueMicrotask callback must not leak into the next microtask or
 // the timer it schedules. Node 18, 20 and 24 print undefined twice.
 // expect-stdout: ^next microtask sees undefined$

@@ -1,4 +1,4 @@
-// Issue 10.2: the first enterWith of an isolate, inside an await
+// The first enterWith of an isolate, inside an await
 // continuation, must not leak into unrelated continuations of the same
 // checkpoint. Node 24 prints `unrelated continuation sees undefined`
 // (Node 18 and 20 print 'A'). Run alone, so this is the first enterWith.

@@ -1,11 +1,10 @@
-// Regression tests for the fuzzer's first find (tools/fuzz; 132 of the 1,000
-// CI programs failed on 0b97bf6, `tools/fuzz --reduce 6` gives this first
-// case; fixed in 4cc9d06): V8 10.2 neither sets nor
-// resets the continuation data around a promise job whose captured frame is
-// the root (undefined), so such a job ran in whatever frame the previous job
-// left, and an enterWith in one (an await continuation of a handler called
-// at the root, a reaction attached at the root) leaked into the next: into
-// unrelated root-frame code, and into other requests.
+// Promise jobs captured at the root (cases reduced from tools/fuzz
+// programs): V8 10.2 neither sets nor resets the continuation data around a
+// promise job whose captured frame is the root (undefined), so such a job
+// would run in whatever frame the previous job left, and an enterWith in one
+// (an await continuation of a handler called at the root, a reaction
+// attached at the root) would leak into the next: into unrelated root-frame
+// code, and into other requests. The library must reset the frame.
 //
 // docs/semantics.md: a promise reaction runs in the frame of its then();
 // await resumes in the frame of the await point.

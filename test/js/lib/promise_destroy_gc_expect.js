@@ -1,4 +1,4 @@
-// Issue 10.8: with a destroy hook enabled, PROMISE resources that are
+// With a destroy hook enabled, PROMISE resources that are
 // garbage-collected report destroy, as in Node 18, 20 and 24 (OpenTelemetry's
 // AsyncHooksContextManager maps ids to contexts and deletes on destroy).
 // Promises are tracked for GC only while a destroy hook is enabled.

@@ -197,12 +197,11 @@ test('a chain of 100,000 microtasks each queuing the next keeps the store',
        assert.equal(count, 1e5);
      });
 
-// Issue 16.8: the FIFO of wrapped callbacks is a ring bounded by what is
-// pending. Two interleaved chains inside a store never let it drain (the
-// previous layer's queue then grew by one entry per microtask ever run);
-// each callback must still run once, in order, in its own frame, across
+// The FIFO of wrapped callbacks is a ring bounded by what is pending. Two
+// interleaved chains inside a store never let it drain (an unbounded queue
+// would grow by one entry per microtask ever run); each callback must still run once, in order, in its own frame, across
 // the ring's growth and wrap-around.
-test('issue 16.8: interleaved queueMicrotask chains in a store run in order ' +
+test('interleaved queueMicrotask chains in a store run in order ' +
      'and in their frames', async () => {
   const als = new AsyncLocalStorage();
   const seen = {a: [], b: []};

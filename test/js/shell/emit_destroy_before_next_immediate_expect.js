@@ -1,4 +1,4 @@
-// Regression (issue 10, item 9): after emitDestroy(), the destroy hook runs
+// After emitDestroy(), the destroy hook runs
 // before the next immediate's callback, as in Node.js 20, 24 and 26, which
 // emit pending destroys from a native immediate that runs ahead of the
 // JavaScript immediates of each check phase. The same file prints the same

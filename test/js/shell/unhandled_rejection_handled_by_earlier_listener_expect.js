@@ -1,4 +1,4 @@
-// Regression: two promises rejected in one checkpoint; the listener for the
+// Two promises rejected in one checkpoint; the listener for the
 // first attaches a handler to the second, which then is not reported (the
 // web's rule: a rejection handled by the time its turn comes is skipped).
 // expect-stdout: \Aunhandledrejection 1\nsecond handled: 2\n\Z

@@ -1,19 +1,25 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
 //
-// Context frames: AsyncLocalStorage and AsyncContext propagation on the real
-// V8 10.2 microtask queue.
+// Propagation: AsyncLocalStorage and AsyncContext values through run,
+// promise reactions, await, thenables and queueMicrotask on V8's real
+// microtask queue.
+
+#include <string>
 
 #include "src/v8_compat.h"
+#include "test/unittests/reporting_fixture.h"
 #include "test/unittests/v8_fixture.h"
-#include "v8-external.h"
 #include "v8-function.h"
 #include "v8-primitive.h"
+#include "v8-script.h"
 
 namespace asyncctx {
 namespace test {
 namespace {
 
-class FrameTest : public V8Test {
+using ThenableTest = ReportingTest;
+
+class PropagationTest : public V8Test {
  protected:
   // Runs `source`, drains microtasks, then returns String(globalThis.out).
   std::string Drain(const std::string& source) {
@@ -22,7 +28,7 @@ class FrameTest : public V8Test {
   }
 };
 
-TEST_F(FrameTest, RunGetStoreAndRestore) {
+TEST_F(PropagationTest, RunGetStoreAndRestore) {
   EXPECT_EQ(Drain(R"JS(
     const als = new AsyncLocalStorage();
     out.push(als.getStore());
@@ -32,7 +38,7 @@ TEST_F(FrameTest, RunGetStoreAndRestore) {
             ",111,");
 }
 
-TEST_F(FrameTest, RunRestoresOnThrowAndEnterWithDoesNotLeak) {
+TEST_F(PropagationTest, RunRestoresOnThrowAndEnterWithDoesNotLeak) {
   EXPECT_EQ(Drain(R"JS(
     const a = new AsyncLocalStorage(), b = new AsyncLocalStorage();
     try { a.run(1, () => { throw new Error('x'); }); } catch {}
@@ -43,7 +49,7 @@ TEST_F(FrameTest, RunRestoresOnThrowAndEnterWithDoesNotLeak) {
             ",");
 }
 
-TEST_F(FrameTest, DefaultValueAndPresentUndefined) {
+TEST_F(PropagationTest, DefaultValueAndPresentUndefined) {
   EXPECT_EQ(Drain(R"JS(
     const als = new AsyncLocalStorage({defaultValue: 'd', name: 'n'});
     out.push(als.getStore(), als.name);
@@ -53,7 +59,7 @@ TEST_F(FrameTest, DefaultValueAndPresentUndefined) {
             "d,n,undefined,true");
 }
 
-TEST_F(FrameTest, ExitHidesFromSyncAndAsync) {
+TEST_F(PropagationTest, ExitHidesFromSyncAndAsync) {
   EXPECT_EQ(Drain(R"JS(
     const als = new AsyncLocalStorage();
     als.run(1, () => {
@@ -67,7 +73,7 @@ TEST_F(FrameTest, ExitHidesFromSyncAndAsync) {
             "undefined,1,then:undefined");
 }
 
-TEST_F(FrameTest, DisableIsInstanceWide) {
+TEST_F(PropagationTest, DisableIsInstanceWide) {
   EXPECT_EQ(Drain(R"JS(
     const als = new AsyncLocalStorage();
     als.run(1, () => {
@@ -79,7 +85,7 @@ TEST_F(FrameTest, DisableIsInstanceWide) {
             "undefined,2");
 }
 
-TEST_F(FrameTest, PromiseReactionsUseTheFrameOfThen) {
+TEST_F(PropagationTest, PromiseReactionsUseTheFrameOfThen) {
   EXPECT_EQ(Drain(R"JS(
     const als = new AsyncLocalStorage();
     let resolve;
@@ -91,7 +97,7 @@ TEST_F(FrameTest, PromiseReactionsUseTheFrameOfThen) {
             "then,all");
 }
 
-TEST_F(FrameTest, AwaitResumesInTheAwaitingFrame) {
+TEST_F(PropagationTest, AwaitResumesInTheAwaitingFrame) {
   EXPECT_EQ(Drain(R"JS(
     const als = new AsyncLocalStorage();
     async function f(id) {
@@ -107,7 +113,7 @@ TEST_F(FrameTest, AwaitResumesInTheAwaitingFrame) {
             "sync:undefined,a:a,b:b,a:a,b:b");
 }
 
-TEST_F(FrameTest, ThenablesRunInTheAwaitingFrame) {
+TEST_F(PropagationTest, ThenablesRunInTheAwaitingFrame) {
   EXPECT_EQ(Drain(R"JS(
     const als = new AsyncLocalStorage();
     const thenable = { then(resolve) { out.push('then:' + als.getStore()); resolve(1); } };
@@ -121,7 +127,7 @@ TEST_F(FrameTest, ThenablesRunInTheAwaitingFrame) {
 // V8 >= 12.4 carries the frame into thenable jobs itself, so there is no
 // repair to turn off: then() still sees the awaiting frame (documented in
 // docs/semantics.md, "Per V8 version").
-TEST_F(FrameTest, ThenableRepairCanBeTurnedOff) {
+TEST_F(PropagationTest, ThenableRepairCanBeTurnedOff) {
   runtime()->SetThenableRepair(false);
   EXPECT_EQ(Drain(R"JS(
     const als = new AsyncLocalStorage();
@@ -131,7 +137,7 @@ TEST_F(FrameTest, ThenableRepairCanBeTurnedOff) {
             compat::kV8PropagatesThenables ? "then:await" : "then:undefined");
 }
 
-TEST_F(FrameTest, QueueMicrotaskKeepsTheCallersFrame) {
+TEST_F(PropagationTest, QueueMicrotaskKeepsTheCallersFrame) {
   EXPECT_EQ(Drain(R"JS(
     const als = new AsyncLocalStorage();
     queueMicrotask(() => out.push('root:' + als.getStore()));
@@ -141,7 +147,7 @@ TEST_F(FrameTest, QueueMicrotaskKeepsTheCallersFrame) {
             "root:undefined,run:7,after:undefined");
 }
 
-TEST_F(FrameTest, QueueMicrotaskValidatesItsArgument) {
+TEST_F(PropagationTest, QueueMicrotaskValidatesItsArgument) {
   EXPECT_EQ(RunString(R"JS(
     try { queueMicrotask(1); } catch (e) { e.code + '|' + e.name + '|' + e.message }
   )JS"),
@@ -149,7 +155,7 @@ TEST_F(FrameTest, QueueMicrotaskValidatesItsArgument) {
             "of type function. Received type number (1)");
 }
 
-TEST_F(FrameTest, AsyncContextVariableAndSnapshot) {
+TEST_F(PropagationTest, AsyncContextVariableAndSnapshot) {
   EXPECT_EQ(Drain(R"JS(
     const v = new AsyncContext.Variable({name: 'v', defaultValue: 0});
     const als = new AsyncLocalStorage();
@@ -163,7 +169,7 @@ TEST_F(FrameTest, AsyncContextVariableAndSnapshot) {
             "v,0,1s,2x,await:3");
 }
 
-TEST_F(FrameTest, BindAndSnapshotPinTheCreatingFrame) {
+TEST_F(PropagationTest, BindAndSnapshotPinTheCreatingFrame) {
   EXPECT_EQ(Drain(R"JS(
     const als = new AsyncLocalStorage();
     const bound = als.run(1, () => AsyncLocalStorage.bind(() => als.getStore()));
@@ -173,7 +179,7 @@ TEST_F(FrameTest, BindAndSnapshotPinTheCreatingFrame) {
             "1,2,undefined");
 }
 
-TEST_F(FrameTest, NestedRunsRestoreEveryLevelOnThrow) {
+TEST_F(PropagationTest, NestedRunsRestoreEveryLevelOnThrow) {
   EXPECT_EQ(Drain(R"JS(
     const stores = Array.from({length: 10}, () => new AsyncLocalStorage());
     function nest(i) {
@@ -186,74 +192,68 @@ TEST_F(FrameTest, NestedRunsRestoreEveryLevelOnThrow) {
             "9,8,7,6,5,4,3,2,1,0,deep,true");
 }
 
-TEST_F(FrameTest, StackOverflowInsideRunIsCatchable) {
-  EXPECT_EQ(Drain(R"JS(
-    const als = new AsyncLocalStorage();
-    function recurse(n) { return als.run(n, () => recurse(n + 1)); }
-    try { recurse(0); } catch (e) { out.push(e instanceof RangeError); }
-    out.push(String(als.getStore()));
-  )JS"),
-            "true,undefined");
+// A promise created in one installed context and awaited in
+// another: the awaiting code keeps its own context's stores.
+TEST_F(PropagationTest, PromiseOfOneContextAwaitedInAnother) {
+  v8::Local<v8::Context> a = context();
+  v8::Local<v8::Context> b = v8::Context::New(isolate());
+  ASSERT_TRUE(runtime()->Install(b).FromMaybe(false));
+  Run("globalThis.als = new AsyncLocalStorage();"
+      "globalThis.make = () => als.run('a', () => Promise.resolve('value'));");
+  b->Global()
+      ->Set(b, v8::String::NewFromUtf8Literal(isolate(), "make"), Run("make"))
+      .Check();
+  RunStringIn(b,
+              "globalThis.als = new AsyncLocalStorage(); globalThis.seen = [];"
+              "als.run('b', async () => {"
+              "  const v = await make();"
+              "  seen.push(v + ':' + als.getStore());"
+              "}); ''");
+  runtime()->RunMicrotasks(b);
+  runtime()->RunMicrotasks(a);
+  EXPECT_EQ(RunStringIn(b, "seen.join()"), "value:b");
 }
 
-TEST_F(FrameTest, ContextKeyFromCpp) {
-  ContextKey key(context(), "requestId");
-  EXPECT_TRUE(key.Get(context()).ToLocalChecked()->IsUndefined());
-  {
-    ContextKey::Scope scope(key, context(),
-                            v8::String::NewFromUtf8Literal(isolate(), "r1"));
-    EXPECT_TRUE(key.Has(context()));
-    Run("globalThis.snap = new AsyncContext.Snapshot();");
+TEST_F(ThenableTest, ThenMethodsThatThrowRejectInTheAwaitingFrame) {
+  for (const char* setup : {"",
+                            "asyncHooks.createHook({init() {}, before() {}, "
+                            "after() {}}).enable();"}) {
+    SCOPED_TRACE(setup);
+    RunString(std::string(setup) + R"JS(
+      globalThis.als = new AsyncLocalStorage();
+      globalThis.probes = [als];
+      globalThis.seen = [];
+      als.run('t', async () => {
+        try {
+          await {then() { throw new Error('then'); }};
+        } catch (e) { seen.push(e.message + ':' + als.getStore()); }
+        try {
+          await {get then() { throw new Error('getter'); }};
+        } catch (e) { seen.push(e.message + ':' + als.getStore()); }
+        await {then(resolve) { resolve(); throw new Error('ignored'); }};
+        seen.push('after resolve:' + als.getStore());
+        try {
+          await Promise.resolve({then(resolve, reject) {
+            reject(new Error('rejected'));
+          }});
+        } catch (e) { seen.push(e.message + ':' + als.getStore()); }
+        try {
+          await new Proxy({}, {get() { throw new Error('proxy'); }});
+        } catch (e) { seen.push(e.message + ':' + als.getStore()); }
+      });
+    )JS");
+    runtime()->RunMicrotasks(context());
+    EXPECT_EQ(RunString("seen.join()"),
+              "then:t,getter:t,after resolve:t,rejected:t,proxy:t");
+    EXPECT_TRUE(reports_.uncaught.empty()) << reports_.Summary();
+    ExpectAtRest("after throwing thenables");
   }
-  EXPECT_FALSE(key.Has(context()));
-  Run("globalThis.probe = () => 1;");
-  // A snapshot taken in the C++ scope restores the C++ value too.
-  Run("globalThis.inSnap = (f) => snap.run(f);");
-  v8::Local<v8::Value> seen;
-  {
-    v8::Local<v8::Function> fn =
-        v8::Function::New(
-            context(),
-            [](const v8::FunctionCallbackInfo<v8::Value>& info) {
-              auto* k = static_cast<ContextKey*>(
-                  info.Data().As<v8::External>()->Value());
-              info.GetReturnValue().Set(
-                  k->Get(info.GetIsolate()->GetCurrentContext())
-                      .ToLocalChecked());
-            },
-            v8::External::New(isolate(), &key))
-            .ToLocalChecked();
-    context()
-        ->Global()
-        ->Set(context(), v8::String::NewFromUtf8Literal(isolate(), "readKey"),
-              fn)
-        .Check();
-  }
-  EXPECT_EQ(RunString("inSnap(() => readKey())"), "r1");
 }
-
-TEST_F(FrameTest, ContextKeyWrapsAnAsyncLocalStorage) {
-  Run("globalThis.als = new AsyncLocalStorage({defaultValue: 'dflt'});");
-  auto key = ContextKey::FromJavaScript(context(), Run("als"));
-  ASSERT_NE(key, nullptr);
-  EXPECT_EQ(
-      *v8::String::Utf8Value(isolate(), key->Get(context()).ToLocalChecked()),
-      std::string("dflt"));
-  EXPECT_EQ(ContextKey::FromJavaScript(context(), Run("({})")), nullptr);
-}
-
-}  // namespace
-}  // namespace test
-}  // namespace asyncctx
-
-namespace asyncctx {
-namespace test {
-namespace {
 
 // With the thenable repair off, promise hooks are installed only for hook
 // events; the dirty-frame reset in `before` must not clobber the frame V8
 // entered for a job captured in a non-root frame.
-TEST(FrameRepairOffTest, EnterWithThenReactionKeepsItsFrameWithEventHooks) {
+TEST(ThenableRepairOffTest, EnterWithThenReactionKeepsItsFrameWithEventHooks) {
   RuntimeOptions options;
   options.thenable_repair = false;
   TestIsolate env(std::move(options));

@@ -1,10 +1,10 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
 //
-// Issue 12 item 6: ContextFrame::Scope, CallbackScope and AsyncResource
-// share one mechanism: a resource captures its frame as
-// ContextFrame::Current() does, and both scopes enter a captured frame and
-// give back the frame that was current, also when it belongs to another
-// context (V8 >= 12 keeps one current frame per isolate).
+// ContextFrame, ContextFrame::Scope, CallbackScope and AsyncResource share
+// one mechanism: a resource captures its frame as ContextFrame::Current()
+// does, and both scopes enter a captured frame and give back the frame that
+// was current, also when it belongs to another context (V8 >= 12 keeps one
+// current frame per isolate).
 
 #include <memory>
 #include <string>
@@ -35,9 +35,9 @@ std::string RunIn(v8::Local<v8::Context> context, const char* source) {
   return *v8::String::Utf8Value(isolate, result);
 }
 
-class FrameScopeTest : public V8Test {
+class ContextFrameTest : public V8Test {
  protected:
-  FrameScopeTest() {
+  ContextFrameTest() {
     a_ = context();
     b_ = v8::Context::New(isolate());
     EXPECT_TRUE(runtime()->Install(b_).FromMaybe(false));
@@ -51,7 +51,7 @@ class FrameScopeTest : public V8Test {
 
 // A resource and a ContextFrame captured at the same point enter the same
 // stores.
-TEST_F(FrameScopeTest, ResourceCapturesItsFrameAsContextFrameDoes) {
+TEST_F(ContextFrameTest, ResourceCapturesItsFrameAsContextFrameDoes) {
   RunIn(a_, "als.enterWith('captured'); ''");
   ContextFrame frame = ContextFrame::Current(a_);
   AsyncResource resource(a_, "Job");
@@ -73,7 +73,7 @@ TEST_F(FrameScopeTest, ResourceCapturesItsFrameAsContextFrameDoes) {
 
 // ContextFrame::Scope gives back the exact previous frame, in its own
 // context and in another one.
-TEST_F(FrameScopeTest, ContextFrameScopeRestoresTheFrameOfAnotherContext) {
+TEST_F(ContextFrameTest, ContextFrameScopeRestoresTheFrameOfAnotherContext) {
   RunIn(a_, "als.enterWith('from-a'); ''");
   ContextFrame frame = ContextFrame::Current(a_);
   RunIn(a_, "als.enterWith('a-later'); ''");
@@ -90,7 +90,7 @@ TEST_F(FrameScopeTest, ContextFrameScopeRestoresTheFrameOfAnotherContext) {
 
 // A CallbackScope nested in a ContextFrame::Scope gives back the frame the
 // ContextFrame::Scope entered, which then gives back B's.
-TEST_F(FrameScopeTest, NestedScopesRestoreInOrderAcrossContexts) {
+TEST_F(ContextFrameTest, NestedScopesRestoreInOrderAcrossContexts) {
   RunIn(a_, "als.enterWith('outer'); ''");
   ContextFrame outer = ContextFrame::Current(a_);
   RunIn(a_, "als.enterWith('inner'); ''");
@@ -122,7 +122,7 @@ TEST_F(FrameScopeTest, NestedScopesRestoreInOrderAcrossContexts) {
 // MakeCallback of context A's resource while B is entered with a store:
 // the callback sees A's captured store, and B's store is back afterwards,
 // once the checkpoint ran (whose promise jobs see A's store).
-TEST_F(FrameScopeTest, MakeCallbackGivesBackTheFrameOfAnotherContext) {
+TEST_F(ContextFrameTest, MakeCallbackGivesBackTheFrameOfAnotherContext) {
   RunIn(a_, "als.enterWith('from-a'); globalThis.seen = []; ''");
   auto resource = std::make_unique<AsyncResource>(a_, "X");
   RunIn(a_, "als.enterWith(undefined); ''");
@@ -147,6 +147,33 @@ TEST_F(FrameScopeTest, MakeCallbackGivesBackTheFrameOfAnotherContext) {
           .IsEmpty());
   EXPECT_EQ(RunIn(a_, "seen.join()"), "from-a,job:from-a");
   EXPECT_EQ(RunIn(b_, "String(bAls.getStore())"), "b");
+}
+
+// A frame captured in C++ is entered later without an async resource: no
+// hooks, no new async id.
+TEST_F(ContextFrameTest, ContextFrameCarriesContextWithoutHooks) {
+  Run("globalThis.als = new AsyncLocalStorage(); globalThis.events = [];"
+      "asyncHooks.createHook({init(id, type) { events.push(type); },"
+      "  before() { events.push('before'); }}).enable();");
+  std::unique_ptr<ContextFrame> frame;
+  Run("als.enterWith('captured')");
+  frame = std::make_unique<ContextFrame>(ContextFrame::Current(context()));
+  Run("als.enterWith('later')");
+  double id_before = runtime()->ExecutionAsyncId();
+  {
+    ContextFrame::Scope scope(*frame);
+    EXPECT_EQ(RunString("String(als.getStore())"), "captured");
+    EXPECT_EQ(runtime()->ExecutionAsyncId(), id_before);
+  }
+  EXPECT_EQ(RunString("String(als.getStore())"), "later");
+  EXPECT_EQ(RunString("events.join()"), "");
+  // Move-only value: the moved-to frame enters the same values.
+  ContextFrame moved = std::move(*frame);
+  frame.reset();
+  {
+    ContextFrame::Scope scope(moved);
+    EXPECT_EQ(RunString("String(als.getStore())"), "captured");
+  }
 }
 
 }  // namespace

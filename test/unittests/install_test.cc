@@ -1,0 +1,193 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// Runtime::Install: the globals it defines, its options, and that it is all
+// or nothing.
+
+#include <memory>
+#include <string>
+
+#include "test/unittests/v8_fixture.h"
+#include "v8-exception.h"
+#include "v8-microtask-queue.h"
+#include "v8-primitive.h"
+#include "v8-script.h"
+
+namespace asyncctx {
+namespace test {
+namespace {
+
+using InstallTest = V8Test;
+
+TEST_F(InstallTest, InstallsTheGlobals) {
+  EXPECT_EQ(RunString("typeof AsyncLocalStorage"), "function");
+  EXPECT_EQ(RunString("typeof AsyncResource"), "function");
+  EXPECT_EQ(RunString("typeof queueMicrotask"), "function");
+  EXPECT_EQ(RunString("typeof AsyncContext.Variable"), "function");
+  EXPECT_EQ(RunString("typeof AsyncContext.Snapshot"), "function");
+  EXPECT_EQ(RunString("Object.keys(asyncHooks).sort().join()"),
+            "AsyncLocalStorage,AsyncResource,asyncWrapProviders,createHook,"
+            "executionAsyncId,executionAsyncResource,triggerAsyncId");
+  EXPECT_EQ(RunString("asyncHooks.AsyncResource === AsyncResource"), "true");
+}
+
+TEST_F(InstallTest, InstallingTwiceThrows) {
+  v8::TryCatch try_catch(isolate());
+  EXPECT_TRUE(runtime()->Install(context()).IsNothing());
+  ASSERT_TRUE(try_catch.HasCaught());
+  v8::String::Utf8Value message(isolate(), try_catch.Exception());
+  EXPECT_NE(std::string(*message).find("already called"), std::string::npos);
+}
+
+TEST_F(InstallTest, CustomNamesAndOmittedGlobals) {
+  v8::Local<v8::Context> other = v8::Context::New(isolate());
+  InstallOptions options;
+  options.async_local_storage = "ALS";
+  options.async_context = "";
+  ASSERT_TRUE(runtime()->Install(other, options).FromMaybe(false));
+  EXPECT_EQ(RunStringIn(other, "typeof ALS"), "function");
+  EXPECT_EQ(RunStringIn(other, "typeof AsyncLocalStorage"), "undefined");
+  EXPECT_EQ(RunStringIn(other, "typeof AsyncContext"), "undefined");
+}
+
+// A script that ran in a context before Install() put setters for the
+// binding names, and getters for V8's continuation-data accessors, on
+// Object.prototype: Install hands them nothing (the binding objects have no
+// prototype; only the extras object's own accessors are taken), and the
+// stores stay private.
+TEST_F(InstallTest, ObjectPrototypeSettersBeforeInstallSeeNoBinding) {
+  v8::Local<v8::Context> other = v8::Context::New(isolate());
+  RunStringIn(other, R"JS(
+    globalThis.caught = [];
+    for (const name of ['getFrame', 'setFrame', 'swapFrame', 'restoreFrame',
+                        'enqueueMicrotask', 'fields', 'stack', 'depth',
+                        'hookFields', 'contextFields', 'constants',
+                        'hostResourceAt', 'queueDestroy']) {
+      Object.defineProperty(Object.prototype, name, {
+        set(v) { caught.push(name); },
+        get() { return undefined; },
+        configurable: true,
+      });
+    }
+    for (const name of ['getContinuationPreservedEmbedderData',
+                        'setContinuationPreservedEmbedderData']) {
+      Object.defineProperty(Object.prototype, name, {
+        get() { caught.push(name); return () => undefined; },
+        configurable: true,
+      });
+    }
+  )JS");
+  ASSERT_TRUE(runtime()->Install(other).FromMaybe(false));
+  EXPECT_EQ(RunStringIn(other, R"JS(
+    const als = new AsyncLocalStorage();
+    const seen = als.run('secret', () => als.getStore());
+    `${seen} ${String(als.getStore())} [${caught.join()}]`
+  )JS"),
+            "secret undefined []");
+}
+
+// Install is all or nothing, and a global that cannot be
+// defined is a failure.
+TEST_F(InstallTest, InstallIsAllOrNothing) {
+  v8::Local<v8::Context> other = v8::Context::New(isolate());
+  RunStringIn(other,
+              "Object.defineProperty(globalThis, 'queueMicrotask', "
+              "{value: 'mine', writable: false, configurable: false}); ''");
+  {
+    v8::TryCatch try_catch(isolate());
+    EXPECT_TRUE(runtime()->Install(other).IsNothing());
+    ASSERT_TRUE(try_catch.HasCaught());
+    EXPECT_NE(
+        std::string(*v8::String::Utf8Value(isolate(), try_catch.Exception()))
+            .find("cannot define the global 'queueMicrotask'"),
+        std::string::npos);
+  }
+  EXPECT_FALSE(runtime()->IsInstalled(other));
+  EXPECT_EQ(RunStringIn(other,
+                        "typeof AsyncLocalStorage + typeof AsyncResource + "
+                        "queueMicrotask"),
+            "undefinedundefinedmine");
+  // Installing under other names then works.
+  InstallOptions options;
+  options.queue_microtask = "";
+  EXPECT_TRUE(runtime()->Install(other, options).FromMaybe(false));
+  EXPECT_EQ(RunStringIn(other,
+                        "const als = new AsyncLocalStorage();"
+                        "als.run(7, () => String(als.getStore()))"),
+            "7");
+}
+
+// Policies other than kExplicit are refused at Install.
+TEST_F(InstallTest, AutoMicrotasksPolicyIsRefusedAtInstall) {
+  for (v8::MicrotasksPolicy policy :
+       {v8::MicrotasksPolicy::kAuto, v8::MicrotasksPolicy::kScoped}) {
+    isolate()->SetMicrotasksPolicy(policy);
+    v8::Local<v8::Context> other = v8::Context::New(isolate());
+    v8::TryCatch try_catch(isolate());
+    EXPECT_TRUE(runtime()->Install(other).IsNothing());
+    ASSERT_TRUE(try_catch.HasCaught());
+    EXPECT_NE(
+        std::string(*v8::String::Utf8Value(isolate(), try_catch.Exception()))
+            .find("must be v8::MicrotasksPolicy::kExplicit"),
+        std::string::npos);
+    EXPECT_FALSE(runtime()->IsInstalled(other));
+  }
+  isolate()->SetMicrotasksPolicy(v8::MicrotasksPolicy::kExplicit);
+}
+
+// A context whose embedder data slots another library uses is not taken
+// for an installed one.
+TEST_F(InstallTest, ForeignEmbedderDataIsNotTakenForAnInstallation) {
+  v8::Local<v8::Context> other = v8::Context::New(isolate());
+  static int foreign[4];
+  for (int i = 38; i < 46; i += 1)
+    other->SetAlignedPointerInEmbedderData(i, &foreign[0]);
+  EXPECT_FALSE(runtime()->IsInstalled(other));
+  EXPECT_TRUE(runtime()->Install(other).FromMaybe(false));
+  EXPECT_TRUE(runtime()->IsInstalled(other));
+}
+
+// A context with its own MicrotaskQueue gets its jobs run, next to a
+// context that uses the isolate's queue.
+TEST_F(InstallTest, ContextWithItsOwnMicrotaskQueue) {
+  std::unique_ptr<v8::MicrotaskQueue> queue =
+      v8::MicrotaskQueue::New(isolate(), v8::MicrotasksPolicy::kExplicit);
+  v8::Local<v8::Context> own =
+      v8::Context::New(isolate(), nullptr, v8::MaybeLocal<v8::ObjectTemplate>(),
+                       v8::MaybeLocal<v8::Value>(),
+                       v8::DeserializeInternalFieldsCallback(), queue.get());
+  ASSERT_TRUE(runtime()->Install(own).FromMaybe(false));
+  RunStringIn(
+      own,
+      "globalThis.als = new AsyncLocalStorage(); globalThis.seen = [];"
+      "als.run('own', async () => { await null; seen.push(als.getStore()); "
+      "  queueMicrotask(() => seen.push('q:' + als.getStore())); }); ''");
+  Run("globalThis.als = new AsyncLocalStorage(); globalThis.seen = [];"
+      "als.run('default', async () => { await null; "
+      "seen.push(als.getStore()); });");
+  runtime()->RunMicrotasks(own);
+  EXPECT_EQ(RunStringIn(own, "seen.join()"), "own,q:own");
+  EXPECT_EQ(RunString("seen.join()"), "");
+  runtime()->RunMicrotasks(context());
+  EXPECT_EQ(RunString("seen.join()"), "default");
+
+  // A CallbackScope's checkpoint uses the context's queue too.
+  AsyncResource resource(own, "X");
+  {
+    CallbackScope scope(&resource);
+    RunStringIn(own, "Promise.resolve().then(() => seen.push('cb')); ''");
+  }
+  EXPECT_EQ(RunStringIn(own, "seen.join()"), "own,q:own,cb");
+  // The Runtime is destroyed before the queue, and unregisters from it: a
+  // later checkpoint of the queue runs its jobs and calls nothing of the
+  // freed Runtime (AddressSanitizer reports a use after free otherwise).
+  env().DestroyRuntime();
+  bool ran = false;
+  queue->EnqueueMicrotask(
+      isolate(), [](void* data) { *static_cast<bool*>(data) = true; }, &ran);
+  queue->PerformCheckpoint(isolate());
+  EXPECT_TRUE(ran);
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace asyncctx

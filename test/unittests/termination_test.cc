@@ -1,0 +1,430 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// TerminateExecution at chosen and at random points: after each, the host
+// cancels the termination and the next script runs at the root frame with an
+// empty execution stack.
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <thread>
+
+#include "src/v8_compat.h"
+#include "test/unittests/reporting_fixture.h"
+#include "test/unittests/request_workload.h"
+#include "v8-exception.h"
+#include "v8-function.h"
+#include "v8-primitive.h"
+#include "v8-script.h"
+
+namespace asyncctx {
+namespace test {
+namespace {
+
+TEST_F(TerminationTest, TerminationInsideRunAtTopLevelRestoresTheRootFrame) {
+  RunTerminated("als.run('leaked', () => { terminateNow(); for (;;) {} })");
+  Recover();
+  ExpectAtRest("after the termination");
+}
+
+// runInAsyncScope's `finally` never runs when the isolate is terminated: the
+// runtime unwinds the execution stack outside of a CallbackScope too, or
+// every later macrotask would run with the terminated resource's ids.
+TEST_F(TerminationTest, TerminationInATopLevelScriptLeavesTheStackEmpty) {
+  RunTerminated(
+      "new AsyncResource('X').runInAsyncScope(() => {"
+      "  terminateNow(); for (;;) {} })");
+  Recover();
+  ExpectAtRest("after the termination");
+}
+
+// As above, in a microtask run by Runtime::RunMicrotasks().
+TEST_F(TerminationTest, TerminationInATopLevelCheckpointLeavesTheStackEmpty) {
+  RunString(
+      "queueMicrotask(() => new AsyncResource('X').runInAsyncScope(() => {"
+      "  terminateNow(); for (;;) {} }))");
+  runtime()->RunMicrotasks(context());
+  EXPECT_TRUE(isolate()->IsExecutionTerminating());
+  Recover();
+  ExpectAtRest("after the termination");
+}
+
+// As above, in the checkpoint the outermost CallbackScope runs after it has
+// popped its own entry.
+TEST_F(TerminationTest,
+       TerminationInACallbackScopeCheckpointLeavesTheStackEmpty) {
+  AsyncResource host(context(), "Host");
+  {
+    CallbackScope scope(&host);
+    RunString(
+        "queueMicrotask(() => new AsyncResource('X').runInAsyncScope("
+        "  () => { terminateNow(); for (;;) {} }))");
+  }
+  EXPECT_TRUE(isolate()->IsExecutionTerminating());
+  Recover();
+  ExpectAtRest("after the termination");
+}
+
+// With a hook enabled, the promise `before` hook pushes the promise's id
+// and its `after` hook never runs.
+TEST_F(TerminationTest,
+       TerminationInAPromiseReactionWithHooksLeavesTheStackEmpty) {
+  RunString(
+      "asyncHooks.createHook({init() {}}).enable();"
+      "Promise.resolve().then(() => { terminateNow(); for (;;) {} });");
+  runtime()->RunMicrotasks(context());
+  EXPECT_TRUE(isolate()->IsExecutionTerminating());
+  Recover();
+  ExpectAtRest("after the termination");
+}
+
+// Runs `source` while a watchdog thread calls TerminateExecution() once,
+// after 20 ms. Returns "terminated", or what the script did instead.
+std::string RunWithOneTermination(TestIsolate& env, const char* source) {
+  v8::Isolate* isolate = env.isolate();
+  std::thread watchdog([isolate] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    isolate->TerminateExecution();
+  });
+  v8::HandleScope scope(isolate);
+  v8::Local<v8::Context> context = env.context();
+  v8::Context::Scope context_scope(context);
+  std::string outcome;
+  {
+    v8::TryCatch try_catch(isolate);
+    v8::Local<v8::Value> result;
+    if (v8::Script::Compile(
+            context, v8::String::NewFromUtf8(isolate, source).ToLocalChecked())
+            .ToLocalChecked()
+            ->Run(context)
+            .ToLocal(&result)) {
+      outcome = "returned " + ToString(isolate, result);
+    } else if (try_catch.HasTerminated()) {
+      outcome = "terminated";
+    } else {
+      outcome = "threw " + ToString(isolate, try_catch.Exception());
+    }
+  }
+  watchdog.join();
+  isolate->CancelTerminateExecution();
+  env.runtime()->RunMicrotasks(context);
+  return outcome;
+}
+
+// V8 10.2 reports an exception thrown by a context promise hook as a message
+// and clears it (NativeContext::RunPromiseHook), and a termination is an
+// exception. A watchdog's TerminateExecution must still stop a runaway loop
+// that creates promises while the thenable repair's or the hooks' promise
+// hooks are installed.
+TEST_F(TerminationTest, TerminationIsNotSwallowedByTheThenableRepair) {
+  EXPECT_EQ(RunWithOneTermination(env(), R"JS(
+    als.run(1, () => {
+      const start = Date.now();
+      for (;;) {
+        Promise.resolve();
+        if (Date.now() - start > 1000) return 'still running after 1 s';
+      }
+    })
+  )JS"),
+            "terminated");
+  ExpectAtRest("after the termination");
+}
+
+TEST_F(TerminationTest, TerminationIsNotSwallowedByHookPromiseEvents) {
+  EXPECT_EQ(RunWithOneTermination(env(), R"JS(
+    asyncHooks.createHook({init() {}}).enable();
+    (() => {
+      const start = Date.now();
+      for (;;) {
+        Promise.resolve();
+        if (Date.now() - start > 1000) return 'still running after 1 s';
+      }
+    })()
+  )JS"),
+            "terminated");
+  ExpectAtRest("after the termination");
+}
+
+// A termination that lands in a `before` hook called by CallbackScope from
+// C++ stops the host's callback too.
+TEST_F(TerminationTest, TerminationInABeforeHookIsNotLost) {
+  RunString(
+      "globalThis.armed = true;"
+      "asyncHooks.createHook({before() {"
+      "  if (armed) { armed = false; terminateNow(); for (;;) {} }"
+      "}}).enable();");
+  AsyncResource host(context(), "Host");
+  bool callback_ran = false;
+  bool callback_terminated = false;
+  {
+    v8::TryCatch outer(isolate());
+    {
+      CallbackScope scope(&host);
+      v8::TryCatch try_catch(isolate());
+      v8::Local<v8::Script> script;
+      v8::Local<v8::Value> result;
+      callback_ran = v8::Script::Compile(
+                         context(), v8::String::NewFromUtf8Literal(
+                                        isolate(), "globalThis.ran = true"))
+                         .ToLocal(&script) &&
+                     script->Run(context()).ToLocal(&result);
+      if (!callback_ran)
+        scope.MarkAsFailed();
+      callback_terminated = try_catch.HasTerminated();
+    }
+    // V8 10.2 reports the termination to every TryCatch on the way out. From
+    // V8 12 a termination ends at the innermost TryCatch with no JavaScript
+    // left above it (compat::kV8EndsTerminationAtTheTop): CallbackScope
+    // terminates again, and the callback's own TryCatch sees that.
+    if (compat::kV8EndsTerminationAtTheTop)
+      EXPECT_TRUE(callback_terminated);
+    else
+      EXPECT_TRUE(outer.HasTerminated());
+  }
+  EXPECT_FALSE(callback_ran) << "the callback ran after its before hook was "
+                                "terminated";
+  Recover();
+  ExpectAtRest("after the termination");
+}
+
+// A termination inside an `after` hook called by ~CallbackScope (a
+// watchdog, or a host whose hook-error handler terminates) skips
+// JavaScript's pops there: the scope must decide whether the isolate is
+// terminating after the hooks ran, and unwind, not report "async context
+// stack corruption" and abort. Run in a child process so that an abort
+// fails only this test.
+using TerminationDeathTest = TerminationTest;
+TEST_F(TerminationDeathTest,
+       TerminationInAnAfterHookOfACallbackScopeIsUnwound) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        RunString(R"JS(
+          globalThis.armed = false;
+          const inner = new AsyncResource('Inner');
+          asyncHooks.createHook({after() {
+            if (!armed) return;
+            armed = false;
+            inner.runInAsyncScope(() => { terminateNow(); for (;;) {} });
+          }}).enable();
+        )JS");
+        AsyncResource host(context(), "Host");
+        {
+          v8::TryCatch outer(isolate());
+          CallbackScope scope(&host);
+          RunString("armed = true");
+        }
+        Recover();
+        ExpectAtRest("after the termination");
+        // _Exit: the fixture's isolate is still alive, and LeakSanitizer's
+        // exit-time check would report V8's memory.
+        std::fflush(nullptr);
+        std::_Exit(::testing::Test::HasFailure() ? 1 : 0);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+// A terminated host callback is unwound by its CallbackScope.
+TEST_F(TerminationTest, TerminationInsideAHostCallbackIsUnwoundByTheScope) {
+  RunString("asyncHooks.createHook({init() {}}).enable();");
+  AsyncResource host(context(), "Host");
+  {
+    CallbackScope scope(&host);
+    v8::TryCatch try_catch(isolate());
+    v8::Local<v8::Value> result;
+    EXPECT_FALSE(v8::Script::Compile(
+                     context(), v8::String::NewFromUtf8Literal(isolate(), R"JS(
+                       als.run('in-callback', () =>
+                           new AsyncResource('X').runInAsyncScope(() => {
+                             terminateNow(); for (;;) {}
+                           }));
+                     )JS"))
+                     .ToLocalChecked()
+                     ->Run(context())
+                     .ToLocal(&result));
+    scope.MarkAsFailed();
+  }
+  Recover();
+  ExpectAtRest("after the termination");
+}
+
+// ---------------------------------------------------------------------------
+// TerminateExecution at random points.
+
+struct TerminateStats {
+  int rounds = 0;
+  int terminated = 0;
+};
+
+// Runs rounds of requests while a watchdog thread terminates the isolate
+// after a random delay; after each round, terminated or not, the host
+// cancels the termination and the next script must start at the root frame
+// with an empty execution stack, and a clean round must have no cross-talk.
+void TerminateAtRandomPoints(RequestLoop::Options options,
+                             uint32_t seed,
+                             int iterations,
+                             TerminateStats* stats) {
+  Reports reports;
+  TestIsolate env(reports.Options());
+  v8::Isolate* isolate = env.isolate();
+  v8::Isolate::Scope isolate_scope(isolate);
+  v8::HandleScope handle_scope(isolate);
+  RequestLoop loop(isolate, env.runtime(), env.context(), seed, options);
+  ASSERT_TRUE(loop.Install());
+  env.Run("globalThis.probes = [__requestId];");
+  std::mt19937 rng(seed);
+  const int requests = 100;
+  // Calibrate: how long an undisturbed round takes here.
+  auto start = std::chrono::steady_clock::now();
+  ASSERT_EQ(loop.RunRound(1, requests, seed), RequestLoop::Outcome::kIdle);
+  ASSERT_EQ(loop.CheckRound(), "");
+  auto round_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                      std::chrono::steady_clock::now() - start)
+                      .count();
+  int next_id = 1 + requests;
+  // The watchdog's delay is random below max_delay_us, which adapts so that
+  // about half of the rounds are terminated.
+  double max_delay_us = static_cast<double>(round_us);
+  for (int i = 0; i < iterations; i++) {
+    SCOPED_TRACE("iteration " + std::to_string(i));
+    std::atomic<bool> round_over{false};
+    std::atomic<bool> fired{false};
+    auto delay = std::chrono::microseconds(
+        rng() % (static_cast<uint64_t>(max_delay_us) + 1));
+    std::thread watchdog([&] {
+      auto until = std::chrono::steady_clock::now() + delay;
+      while (!round_over.load() && std::chrono::steady_clock::now() < until) {
+        std::this_thread::yield();
+      }
+      if (!round_over.load()) {
+        fired = true;
+        isolate->TerminateExecution();
+      }
+    });
+    RequestLoop::Outcome outcome = loop.RunRound(next_id, requests, rng());
+    next_id += requests;
+    round_over = true;
+    watchdog.join();
+    // V8 forgets a termination once no JavaScript is left on the stack (one
+    // that hit a platform task or the last checkpoint is invisible here), so
+    // the watchdog says whether it fired.
+    bool terminated = outcome == RequestLoop::Outcome::kTerminated ||
+                      isolate->IsExecutionTerminating() || fired.load();
+    // A termination requested after the round ended is still pending; the
+    // host cancels it either way, and ends the macrotask as usual.
+    isolate->CancelTerminateExecution();
+    env.runtime()->RunMicrotasks(env.context());
+    stats->rounds++;
+    if (terminated) {
+      stats->terminated++;
+      loop.DropPendingTimers();
+      max_delay_us *= 1.25;
+    } else {
+      max_delay_us *= 0.8;
+      EXPECT_EQ(loop.CheckRound(), "");
+    }
+    // The next macrotask.
+    EXPECT_EQ(env.runtime()->ExecutionStackDepth(), 0u);
+    EXPECT_EQ(env.runtime()->ExecutionAsyncId(), 1);
+    EXPECT_EQ(env.RunString(
+                  "[asyncHooks.executionAsyncId(), asyncHooks.triggerAsyncId(),"
+                  " String(__requestId.get())].join()"),
+              "1,0,undefined");
+    if (terminated) {
+      // Whatever the terminated round left behind, a new round is clean.
+      EXPECT_EQ(loop.RunRound(next_id, requests, rng()),
+                RequestLoop::Outcome::kIdle);
+      next_id += requests;
+      EXPECT_EQ(loop.CheckRound(), "") << "in the round after a termination";
+    }
+    if (::testing::Test::HasFailure())
+      break;
+  }
+  loop.DropPendingTimers();
+  EXPECT_EQ(reports.hook_errors.size(), 0u) << reports.Summary();
+}
+
+// Where a request starts, and whether hooks are enabled while it runs.
+struct RandomTerminationCase {
+  const char* name;
+  bool start_in_callback_scope;
+  bool hooks;
+  uint32_t seed;
+};
+
+class RandomTerminationTest
+    : public ::testing::TestWithParam<RandomTerminationCase> {};
+
+TEST_P(RandomTerminationTest, TerminateAtRandomPointsInRequests) {
+  TerminateStats stats;
+  RequestLoop::Options options;
+  options.start_in_callback_scope = GetParam().start_in_callback_scope;
+  options.hooks = GetParam().hooks;
+  TerminateAtRandomPoints(options, GetParam().seed, Scaled(100, 0.5, 0.25),
+                          &stats);
+  std::printf("[ faults   ] %d rounds, %d terminated\n", stats.rounds,
+              stats.terminated);
+  EXPECT_GT(stats.terminated, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Requests,
+    RandomTerminationTest,
+    ::testing::Values(
+        RandomTerminationCase{"StartedByTheHost", true, false, 11},
+        RandomTerminationCase{"StartedByTheHostWithHooks", true, true, 12},
+        RandomTerminationCase{"StartedAtTopLevelWithHooks", false, true, 13}),
+    [](const ::testing::TestParamInfo<RandomTerminationCase>& info) {
+      return std::string(info.param.name);
+    });
+// A watchdog terminates a callback run by MakeCallback or in a
+// CallbackScope; its promise reactions and queueMicrotask callbacks must not
+// run afterwards in its store.
+TEST_F(TerminationTest, TerminatedCallbackDropsItsQueuedWork) {
+  Run("globalThis.als = new AsyncLocalStorage(); globalThis.ran = [];");
+  v8::Local<v8::Function> fn = CompileFunction(context(), R"JS(
+    (function() {
+      als.run('tenant', () => {
+        Promise.resolve().then(() => ran.push('reaction:' + als.getStore()));
+        queueMicrotask(() => ran.push('microtask:' + als.getStore()));
+        terminateNow();
+        for (;;) {}
+      });
+    })
+  )JS");
+  for (bool with_scope : {false, true}) {
+    AsyncResource resource(context(), "Tenant");
+    {
+      v8::TryCatch try_catch(isolate());
+      if (with_scope) {
+        // The documented CallbackScope + TryCatch + MarkAsFailed pattern.
+        CallbackScope scope(&resource);
+        v8::TryCatch inner(isolate());
+        if (fn->Call(context(), v8::Undefined(isolate()), 0, nullptr)
+                .IsEmpty()) {
+          scope.MarkAsFailed();
+        }
+      } else {
+        EXPECT_TRUE(
+            MakeCallback(&resource, v8::Undefined(isolate()), fn, 0, nullptr)
+                .IsEmpty());
+        EXPECT_TRUE(try_catch.HasTerminated());
+      }
+    }
+    isolate()->CancelTerminateExecution();
+    runtime()->RunMicrotasks(context());
+    EXPECT_EQ(RunString("ran.join()"), "") << "with_scope=" << with_scope;
+    EXPECT_EQ(runtime()->ExecutionStackDepth(), 0u);
+    // The isolate works normally afterwards.
+    Run("Promise.resolve().then(() => ran.push('later'))");
+    runtime()->RunMicrotasks(context());
+    EXPECT_EQ(RunString("ran.splice(0).join()"), "later");
+  }
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace asyncctx
