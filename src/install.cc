@@ -16,6 +16,7 @@
 #include "src/errors.h"
 #include "src/js_bindings.h"
 #include "src/js_sources.h"
+#include "src/layer_contract.h"
 #include "src/runtime_impl.h"
 #include "src/v8_compat.h"
 #include "src/v8_string.h"
@@ -74,7 +75,8 @@ v8::Maybe<bool> RunJavaScriptLayer(v8::Local<v8::Context> context,
                                    v8::Local<v8::Object>* exports_out,
                                    v8::Local<v8::Object>* internals_out) {
   v8::Isolate* isolate = compat::IsolateOf(context);
-  // Compile the JavaScript layer and call it with the binding.
+  // Compile the JavaScript layer (src/js, linked into one script by
+  // tools/js2c.py) and call it with the binding.
   v8::Local<v8::String> source;
   if (!v8::String::NewFromUtf8(
            isolate, internal::kAsyncctxSource, v8::NewStringType::kNormal,
@@ -115,26 +117,15 @@ v8::Maybe<bool> RunJavaScriptLayer(v8::Local<v8::Context> context,
   }
 
   v8::Local<v8::Value> resources;
+#define ASYNCCTX_GET_LAYER_FUNCTION(name, module, member) \
+  !GetFunction(context, internals, #name, &state->member) ||
   if (!internals->Get(context, Str(isolate, "resources")).ToLocal(&resources) ||
       !resources->IsArray() ||
-      !GetFunction(context, internals, "emitInit", &state->emit_init) ||
-      !GetFunction(context, internals, "emitBefore", &state->emit_before) ||
-      !GetFunction(context, internals, "emitAfter", &state->emit_after) ||
-      !GetFunction(context, internals, "emitDestroyBatch",
-                   &state->emit_destroy_batch) ||
-      !GetFunction(context, internals, "refreshPromiseHooks",
-                   &state->refresh_promise_hooks) ||
-      !GetFunction(context, internals, "frameWith", &state->frame_with) ||
-      !GetFunction(context, internals, "frameLookup", &state->frame_lookup) ||
-      !GetFunction(context, internals, "invalidArgType",
-                   &state->invalid_arg_type) ||
-      !GetFunction(context, internals, "makeNodeError",
-                   &state->make_node_error) ||
-      !GetFunction(context, internals, "resetAfterTermination",
-                   &state->reset_after_termination)) {
+      ASYNCCTX_LAYER_FUNCTIONS(ASYNCCTX_GET_LAYER_FUNCTION) false) {
     ThrowError(isolate, "asyncctx: internal error: bad JavaScript layer");
     return v8::Nothing<bool>();
   }
+#undef ASYNCCTX_GET_LAYER_FUNCTION
   state->resources.Reset(isolate, resources.As<v8::Array>());
   state->resources.SetWeak();
   // Before any user code runs: the brand checks of FromJavaScript.

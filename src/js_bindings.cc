@@ -5,9 +5,11 @@
 #include <iterator>
 #include <string>
 
+#include "asyncctx/errors.h"
 #include "src/errors.h"
 #include "src/execution_stack.h"
 #include "src/external_references.h"
+#include "src/layer_contract.h"
 #include "src/runtime_impl.h"
 #include "src/v8_compat.h"
 #include "src/v8_string.h"
@@ -32,15 +34,15 @@ ContextState* BindingState(const v8::FunctionCallbackInfo<v8::Value>& info) {
   auto* state = static_cast<ContextState*>(
       compat::GetInternalPointer(holder, kHolderStateField));
   if (state == nullptr) {
-    ThrowError(info.GetIsolate(),
-               "asyncctx: the Runtime of this context has been destroyed");
+    ThrowError(info.GetIsolate(), internal::kRuntimeDestroyedMessage);
   }
   return state;
 }
 
 namespace {
 
-// --- Native bindings (see the header comment of src/js/prologue.js). ---
+// --- Native bindings (ASYNCCTX_BINDING_FUNCTIONS in src/layer_contract.h;
+// src/js/frames.js describes the frame slot). ---
 
 void GetFrame(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
@@ -48,8 +50,9 @@ void GetFrame(const v8::FunctionCallbackInfo<v8::Value>& info) {
 }
 
 // The JavaScript layer turns the thenable repair on before it enters a new
-// frame (enterNewFrame), so these two stay as small as V8 allows: they are
-// on every run, snapshot and resource callback.
+// frame (activateRepairOnce in src/js/promise_hooks.js), so these two stay
+// as small as V8 allows: they are on every run, snapshot and resource
+// callback.
 void SetFrame(const v8::FunctionCallbackInfo<v8::Value>& info) {
   compat::SetCurrentContinuationData(info.GetIsolate(), info[0]);
 }
@@ -151,18 +154,10 @@ void QueueDestroyBinding(const v8::FunctionCallbackInfo<v8::Value>& info) {
 }  // namespace
 
 const BindingFunction kBindingFunctions[] = {
-    {"getFrame", GetFrame, 0},
-    {"setFrame", SetFrame, 1},
-    {"restoreFrame", SetFrame, 1},
-    {"swapFrame", SwapFrame, 1},
-    {"enqueueMicrotask", EnqueueMicrotask, 1},
-    {"enqueueOrGetFrame", EnqueueOrGetFrame, 3},
-    {"updatePromiseHooks", UpdatePromiseHooks, 4},
-    {"fatalStackCorruption", FatalStackCorruption, 2},
-    {"reportHookError", ReportHookErrorBinding, 2},
-    {"reportUncaught", ReportUncaughtBinding, 1},
-    {"queueDestroy", QueueDestroyBinding, 1},
-    {"hostResourceAt", HostResourceAt, 1},
+#define ASYNCCTX_BINDING_FUNCTION(name, callback, length) \
+  {#name, callback, length},
+    ASYNCCTX_BINDING_FUNCTIONS(ASYNCCTX_BINDING_FUNCTION)
+#undef ASYNCCTX_BINDING_FUNCTION
 };
 const size_t kBindingFunctionCount = std::size(kBindingFunctions);
 
@@ -221,7 +216,7 @@ v8::MaybeLocal<v8::Object> NewBindingObject(v8::Local<v8::Context> context,
   }
   // Where V8 has its own continuation-data accessors, getFrame and setFrame
   // are those (TurboFan inlines them), and the layer composes swapFrame from
-  // them (src/js/prologue.js).
+  // them (src/js/frames.js).
   v8::Local<v8::Function> get_frame;
   v8::Local<v8::Function> set_frame;
   if (compat::FrameAccessors(context, &get_frame, &set_frame) &&
@@ -256,30 +251,14 @@ v8::MaybeLocal<v8::Object> NewBindingObject(v8::Local<v8::Context> context,
     return {};
   }
 
-  // The indices into `fields` and `hookFields`, defined once (here and in
-  // the enums they name), as Node.js hands its hook constants to JavaScript.
+  // The contract's tables (src/layer_contract.h), as Node.js hands its
+  // hook constants to JavaScript.
   v8::Local<v8::Object> constants =
       v8::Object::New(isolate, v8::Null(isolate), nullptr, nullptr, 0);
   const std::pair<const char*, int> kConstants[] = {
-      {"kExecutionAsyncId", ExecutionStack::kExecutionAsyncId},
-      {"kTriggerAsyncId", ExecutionStack::kTriggerAsyncId},
-      {"kAsyncIdCounter", ExecutionStack::kAsyncIdCounter},
-      {"kDefaultTriggerAsyncId", ExecutionStack::kDefaultTriggerAsyncId},
-      {"kStackCapacity", ExecutionStack::kStackCapacity},
-      {"kInit", kHookInit},
-      {"kBefore", kHookBefore},
-      {"kAfter", kHookAfter},
-      {"kDestroy", kHookDestroy},
-      {"kPromiseResolve", kHookPromiseResolve},
-      {"kTotals", kHookTotals},
-      {"kTrackedResources", kContextTrackedResources},
-      {"kThenableRepair", kContextThenableRepair},
-      {"kRepairActive", kContextRepairActive},
-      {"kCheckpointGeneration", kContextCheckpointGeneration},
-      // 1 where V8 itself gives every job (reactions, thenable jobs,
-      // enqueued microtasks) its captured frame and restores it after
-      // (V8 >= 12.4): the promise hooks then never touch the frame.
-      {"kV8PropagatesFrames", compat::kV8PropagatesThenables ? 1 : 0},
+#define ASYNCCTX_CONSTANT(name, value) {#name, value},
+      ASYNCCTX_LAYER_CONSTANTS(ASYNCCTX_CONSTANT)
+#undef ASYNCCTX_CONSTANT
   };
   for (const auto& [name, value] : kConstants) {
     if (constants
@@ -288,7 +267,33 @@ v8::MaybeLocal<v8::Object> NewBindingObject(v8::Local<v8::Context> context,
       return {};
     }
   }
-  if (binding->Set(context, Str(isolate, "constants"), constants).IsNothing()) {
+  v8::Local<v8::Object> strings =
+      v8::Object::New(isolate, v8::Null(isolate), nullptr, nullptr, 0);
+  const std::pair<const char*, const char*> kStrings[] = {
+#define ASYNCCTX_STRING(name, text) {#name, text},
+      ASYNCCTX_LAYER_STRINGS(ASYNCCTX_STRING)
+#undef ASYNCCTX_STRING
+  };
+  for (const auto& [name, text] : kStrings) {
+    if (strings->Set(context, Str(isolate, name), Str(isolate, text))
+            .IsNothing()) {
+      return {};
+    }
+  }
+  // (name, module id) pairs, flat.
+  v8::Local<v8::Value> layer_functions[] = {
+#define ASYNCCTX_LAYER_FUNCTION(name, module, member) \
+  Str(isolate, #name), Str(isolate, module),
+      ASYNCCTX_LAYER_FUNCTIONS(ASYNCCTX_LAYER_FUNCTION)
+#undef ASYNCCTX_LAYER_FUNCTION
+  };
+  if (binding->Set(context, Str(isolate, "constants"), constants).IsNothing() ||
+      binding->Set(context, Str(isolate, "strings"), strings).IsNothing() ||
+      binding
+          ->Set(context, Str(isolate, "layerFunctions"),
+                v8::Array::New(isolate, layer_functions,
+                               std::size(layer_functions)))
+          .IsNothing()) {
     return {};
   }
 

@@ -1,12 +1,11 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
 //
 // The native bindings of the JavaScript layer: the `binding` object that
-// the layer (src/js/prologue.js and the files joined after it) receives
-// when Install() runs it. It carries the native functions the layer calls
-// (frame access, microtask queueing, promise hooks, error reporting),
-// typed-array views of the shared execution-stack block and of the
-// context's hook and context fields, and `constants`, the indices into
-// them (defined once, in C++).
+// the layer's modules (src/js) receive when Install() runs it. It carries the
+// native functions the layer calls (frame access, microtask queueing, promise
+// hooks, error reporting), typed-array views of the shared execution-stack
+// block and of the context's hook and context fields, and `constants`, the
+// indices into them, with the other tables of src/layer_contract.h.
 //
 // Every function reaches its ContextState through a holder object with one
 // internal field. The runtime clears that field when it goes away, so a late
@@ -29,7 +28,8 @@ namespace asyncctx {
 struct ContextState;
 
 // A native function of the binding object. kBindingFunctions is the one list
-// of them: NewBindingObject() creates them from it and ExternalReferences()
+// of them (ASYNCCTX_BINDING_FUNCTIONS of src/layer_contract.h):
+// NewBindingObject() creates them from it and ExternalReferences()
 // (src/external_references.cc) lists their callbacks.
 struct BindingFunction {
   const char* name;
@@ -57,8 +57,7 @@ void DetachBindingHolder(v8::Local<v8::Object> holder);
 // that order), made in `context`. The runtime makes them once, in a context
 // of its own, and every installed context's binding shares them: V8 accounts
 // the block's size as external memory once per ArrayBuffer, so one buffer
-// per context would count the same block once per context (issue 15 item
-// 13).
+// per context would count the same block once per context.
 v8::MaybeLocal<v8::Array> NewStackViews(
     v8::Local<v8::Context> context,
     const std::shared_ptr<v8::BackingStore>& stack_store);

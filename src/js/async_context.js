@@ -4,8 +4,45 @@
 // implementation of run, get and snapshot), and TC39's AsyncContext
 // (tc39/proposal-async-context, spec.html).
 
-// Calls fn with `key` mapped to `value`, then restores the exact previous
-// frame.
+'use strict';
+
+const {
+  MathMax,
+  MathTrunc,
+  ObjectSetPrototypeOf,
+  ReflectApply,
+  ReflectHas,
+  SymbolToStringTag,
+  defineValue,
+  hasOwn,
+} = primordials;
+const { constants, contextFields } = binding;
+const { kRepairActive } = constants;
+const {
+  ROOT,
+  frameWithout,
+  getFrame,
+  newNode,
+  restoreFrame,
+  setFrame,
+  slotFrame,
+  swapFrame,
+} = require('internal/frames');
+const { invalidArgType, runtimeDestroyed } = require('internal/errors');
+const { activateRepairOnce } = require('internal/promise_hooks');
+
+// The one body of AsyncLocalStorage#run and AsyncContext.Variable#run: a
+// method whose `this` is the key. Called as run(value, fn, ...args), it
+// calls fn with `key` mapped to `value`, then restores the exact previous
+// frame. `prepare(key, fn)` is the class's own part, first (brand check,
+// argument validation); fn is called with `thisArg` as its `this`.
+//
+// The method itself is the body, with the rest parameter and the call of fn
+// in one function: TurboFan then inlines it and fn into the caller's loop
+// and passes the arguments straight through. (A wrapper handing its rest
+// array to a shared function costs about 150 instructions more per run: the
+// callback is no longer inlined.) Spreading the arguments instead would
+// consult Array.prototype[Symbol.iterator], which user code controls.
 //
 // This is the hot path of every run: two native calls, not three. The new
 // node is made first and swapped in, and its tail (the previous frame
@@ -13,18 +50,26 @@
 // no other JavaScript runs in between, so nothing ever sees the node
 // unfinished. The tail is filled inside the `try`, so that a stack overflow
 // there still restores the previous frame.
-function runWith(key, value, fn, thisArg, args) {
-  const frame = newNode(key, value, undefined);
-  if (contextFields[kRepairActive] !== 1) activateRepairOnce();
-  const previous = swapFrame(frame);
-  try {
-    if (previous !== undefined && previous !== ROOT) {
-      frame.next = frameWithout(previous, key);
-    }
-    return ReflectApply(fn, thisArg, args);
-  } finally {
-    try { setFrame(previous); } catch { restoreFrame(previous); }
-  }
+function makeRunMethod(prepare, thisArg) {
+  // A method: not a constructor, as class methods are.
+  const {run} = {
+    run(value, fn, ...args) {
+      const key = this;
+      prepare(key, fn);
+      const frame = newNode(key, value, undefined);
+      if (contextFields[kRepairActive] !== 1) activateRepairOnce();
+      const previous = swapFrame(frame);
+      try {
+        if (previous !== undefined && previous !== ROOT) {
+          frame.next = frameWithout(previous, key);
+        }
+        return ReflectApply(fn, thisArg, args);
+      } finally {
+        try { setFrame(previous); } catch { restoreFrame(previous); }
+      }
+    },
+  };
+  return run;
 }
 
 // Calls fn in `frame`, then restores the exact previous frame. Like run,
@@ -63,6 +108,8 @@ function fixPrototype(instance, newTarget, intrinsic) {
 // ---------------------------------------------------------------------------
 // AsyncContext.Variable
 
+let prepareRun;  // the class's part of run (see makeRunMethod)
+
 class Variable {
   #name;
   #defaultValue;
@@ -91,13 +138,18 @@ class Variable {
     return lookup(this, this.#defaultValue);
   }
 
-  run(value, fn, ...args) {
+  static {
     // The brand check comes first (a TypeError for a non-Variable).
-    this.#name;
-    if (typeof fn !== 'function') throw invalidArgType('fn', 'function', fn);
-    return runWith(this, value, fn, undefined, args);
+    prepareRun = (variable, fn) => {
+      variable.#name;
+      if (typeof fn !== 'function') throw invalidArgType('fn', 'function', fn);
+    };
   }
 }
+
+// As in the proposal, fn is called with `this` undefined.
+defineValue(Variable.prototype, 'run', makeRunMethod(prepareRun, undefined),
+            true, false);
 
 // ---------------------------------------------------------------------------
 // AsyncContext.Snapshot
@@ -163,3 +215,9 @@ const AsyncContext = {};
 defineValue(AsyncContext, 'Variable', Variable, true, false);
 defineValue(AsyncContext, 'Snapshot', Snapshot, true, false);
 defineValue(AsyncContext, SymbolToStringTag, 'AsyncContext', false, false);
+
+module.exports = {
+  makeRunMethod,
+  lookup,
+  AsyncContext,
+};

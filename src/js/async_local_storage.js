@@ -1,16 +1,42 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
 //
-// AsyncLocalStorage, on the AsyncContext machinery (async_context.js): the
-// instance is its own key in frames, `run` is runWith, `getStore` is
-// lookup, `snapshot` and `bind` are AsyncResource's.
+// AsyncLocalStorage, on the AsyncContext machinery (internal/async_context):
+// the instance is its own key in frames, `run` is the run method that
+// AsyncContext.Variable has too (makeRunMethod), `getStore` is lookup,
+// `snapshot` and `bind` are AsyncResource's.
+
+'use strict';
+
+const { ReflectApply, defineValue, newList } = primordials;
+const {
+  frameWith,
+  frameWithout,
+  getFrame,
+  setFrame,
+  slotFrame,
+} = require('internal/frames');
+const {
+  invalidArgType,
+  validateObjectOrUndefined,
+} = require('internal/errors');
+const { lookup, makeRunMethod } = require('internal/async_context');
+const { activateRepairOnce } = require('internal/promise_hooks');
+const { markFrameDirty } = require('internal/thenable_repair');
+const { AsyncResource } = require('internal/async_resource');
 
 // Set once an AsyncLocalStorage exists in this context (enterWith is the
 // one API that changes the frame without restoring it): from then on a
 // callback queued with queueMicrotask at the root runs through the runner
 // too, so that an enterWith inside it cannot leak into the next microtask
-// (queue_microtask.js). The decision has to be made when a callback is
+// (internal/queue_microtask). The decision has to be made when a callback is
 // queued, before anyone can have called enterWith in an earlier one.
-let enterWithPossible = false;
+let enterWithPossibleHere = false;
+
+function enterWithPossible() {
+  return enterWithPossibleHere;
+}
+
+let prepareRun;  // the class's part of run (see makeRunMethod)
 
 class AsyncLocalStorage {
   #enabled = true;
@@ -19,7 +45,7 @@ class AsyncLocalStorage {
 
   constructor(options) {
     validateObjectOrUndefined(options, 'options');
-    enterWithPossible = true;
+    enterWithPossibleHere = true;
     this.#defaultValue =
         options === undefined ? undefined : options.defaultValue;
     const name = options === undefined ? undefined : options.name;
@@ -61,42 +87,44 @@ class AsyncLocalStorage {
     const frame = frameWith(getFrame(), this, store);
     activateRepairOnce();
     setFrame(frame);
-    frameDirty = true;
-  }
-
-  // As in Node.js, the callback is called with `this` null (globalThis in a
-  // sloppy-mode function). The body is runWith's (async_context.js), written
-  // out: one call level less lets TurboFan inline all of it into the caller's
-  // loop (within its cumulative inlining budget), about 200 instructions
-  // less per run. Keep the two identical.
-  run(store, callback, ...args) {
-    if (typeof callback !== 'function') {
-      throw invalidArgType('callback', 'function', callback);
-    }
-    this.#enabled = true;
-    const frame = newNode(this, store, undefined);
-    if (contextFields[kRepairActive] !== 1) activateRepairOnce();
-    const previous = swapFrame(frame);
-    try {
-      if (previous !== undefined && previous !== ROOT) {
-        frame.next = frameWithout(previous, this);
-      }
-      return ReflectApply(callback, null, args);
-    } finally {
-      try { setFrame(previous); } catch { restoreFrame(previous); }
-    }
+    markFrameDirty();
   }
 
   // As in Node.js 24: the store is undefined inside (even with a
   // defaultValue), and in async work started there.
   exit(callback, ...args) {
-    if (typeof callback !== 'function') {
-      throw invalidArgType('callback', 'function', callback);
-    }
-    return runWith(this, undefined, callback, null, args);
+    const list = newList(args.length + 2);
+    list[0] = undefined;
+    list[1] = callback;
+    for (let i = 0; i < args.length; i++) list[i + 2] = args[i];
+    return ReflectApply(runForExit, this, list);
+  }
+
+  static {
+    prepareRun = (storage, callback) => {
+      validateCallback(storage, callback);
+      storage.#enabled = true;
+    };
+  }
+}
+
+// As in Node.js, the callback is called with `this` null (globalThis in a
+// sloppy-mode function).
+defineValue(AsyncLocalStorage.prototype, 'run',
+            makeRunMethod(prepareRun, null), true, false);
+// exit: run with the store undefined, without enabling the instance.
+const runForExit = makeRunMethod(validateCallback, null);
+function validateCallback(storage, callback) {
+  if (typeof callback !== 'function') {
+    throw invalidArgType('callback', 'function', callback);
   }
 }
 
 function runWithArgs(fn, ...args) {
   return ReflectApply(fn, undefined, args);
 }
+
+module.exports = {
+  AsyncLocalStorage,
+  enterWithPossible,
+};

@@ -2,6 +2,59 @@
 //
 // AsyncResource. Its ids, frame and destroy state are private fields.
 
+'use strict';
+
+const {
+  NumberIsSafeInteger,
+  RangeErrorCtor,
+  ReflectApply,
+  SymbolPrototypeToString,
+  TypeErrorCtor,
+  defineValue,
+  newList,
+} = primordials;
+const {
+  constants,
+  depth: stackDepth,
+  fatalStackCorruption,
+  fields,
+  hookFields,
+  queueDestroy,
+  stack,
+} = binding;
+const {
+  kExecutionAsyncId,
+  kTriggerAsyncId,
+  kInit,
+  kBefore,
+  kAfter,
+  kDestroy,
+  kTotals,
+} = constants;
+const {
+  getFrame,
+  restoreFrame,
+  setFrame,
+  slotFrame,
+} = require('internal/frames');
+const {
+  invalidArgType,
+  makeError,
+  safeConstructorName,
+  validateFunction,
+} = require('internal/errors');
+const {
+  defaultTriggerAsyncId,
+  newAsyncId,
+  pushAsyncContext,
+  resources,
+} = require('internal/execution_stack');
+const { emitAfter, emitBefore, emitInit } = require('internal/hooks');
+const {
+  markDestroyedByHand,
+  trackForDestroy,
+} = require('internal/destroy_registry');
+
 // An async id for a message: numbers as they are, anything else described
 // without calling into it (an object with no primitive conversion must give
 // ERR_INVALID_ASYNC_ID, not a TypeError from the conversion).
@@ -125,7 +178,7 @@ class AsyncResource {
       this.#destroyed = true;
       if (this.#tracked) {
         this.#tracked = false;
-        SetPrototypeAdd(destroyedByHand, this.#asyncId);
+        markDestroyedByHand(this.#asyncId);
       }
       if (hookFields[kDestroy] > 0) queueDestroy(this.#asyncId);
     }
@@ -170,3 +223,7 @@ class AsyncResource {
     return new AsyncResource(type).bind(fn, thisArg);
   }
 }
+
+module.exports = {
+  AsyncResource,
+};

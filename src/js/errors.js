@@ -2,6 +2,24 @@
 //
 // Errors with Node.js's codes and wording, and argument validation.
 
+'use strict';
+
+const {
+  ArrayIsArray,
+  ErrorCtor,
+  ObjectGetOwnPropertyDescriptor,
+  ObjectGetPrototypeOf,
+  RangeErrorCtor,
+  StringPrototypeIndexOf,
+  StringPrototypeSlice,
+  SymbolPrototypeToString,
+  TypeErrorCtor,
+  defineValue,
+} = primordials;
+const { constants, strings } = binding;
+const { kErrorTypeTypeError, kErrorTypeRangeError } = constants;
+const { kScriptPrefix, kRuntimeDestroyed } = strings;
+
 function describeReceived(value) {
   if (value == null) return ` Received ${value}`;
   if (typeof value === 'function') {
@@ -51,7 +69,7 @@ function withoutInternalFrames(stack) {
     let end = StringPrototypeIndexOf(stack, '\n', start);
     if (end < 0) end = stack.length;
     const line = StringPrototypeSlice(stack, start, end);
-    if (StringPrototypeIndexOf(line, 'asyncctx:internal/') < 0) {
+    if (StringPrototypeIndexOf(line, kScriptPrefix) < 0) {
       kept = kept === '' ? line : `${kept}\n${line}`;
     }
     start = end + 1;
@@ -103,6 +121,24 @@ function validateObjectOrUndefined(value, name) {
 // (the same message as the native bindings). Its views of the execution
 // stack are detached then (length 0: every element reads undefined).
 function runtimeDestroyed() {
-  return new ErrorCtor(
-      'asyncctx: the Runtime of this context has been destroyed');
+  return new ErrorCtor(kRuntimeDestroyed);
 }
+
+// For the C++ error helpers (include/asyncctx/errors.h): `kind` is an
+// asyncctx::ErrorType.
+function makeNodeError(kind, code, message) {
+  const Ctor = kind === kErrorTypeTypeError ? TypeErrorCtor :
+      kind === kErrorTypeRangeError          ? RangeErrorCtor :
+                                               ErrorCtor;
+  return makeError(Ctor, code, message);
+}
+
+module.exports = {
+  safeConstructorName,
+  makeError,
+  invalidArgType,
+  validateFunction,
+  validateObjectOrUndefined,
+  runtimeDestroyed,
+  makeNodeError,
+};

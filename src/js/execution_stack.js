@@ -11,15 +11,28 @@
 // lists whose elements exist, within their length) cannot throw or reach user
 // code.
 
+'use strict';
+
+const { RangeErrorCtor, defineValue, newList } = primordials;
+const {
+  constants,
+  contextFields,
+  depth: stackDepth,  // stackDepth[0]: the number of entries
+  fatalStackCorruption,
+  fields,
+  hostResourceAt,
+  stack,
+} = binding;
 const {
   kExecutionAsyncId,
   kTriggerAsyncId,
   kAsyncIdCounter,
   kDefaultTriggerAsyncId,
   kStackCapacity,
+  kCheckpointGeneration,
 } = constants;
-// stackDepth[0]: the number of entries on the execution stack.
-const stackDepth = binding.depth;
+const { getFrame, isRootFrame } = require('internal/frames');
+const { runtimeDestroyed } = require('internal/errors');
 
 // executionAsyncResource() for each stack entry; index = depth - 1. A list
 // whose elements always exist (C++ writes entries of host scopes here too,
@@ -115,7 +128,7 @@ function executionAsyncResource() {
     const resource = resources[depth - 1];
     if (resource !== undefined) return resource;
     // Entries pushed by a host CallbackScope are looked up in C++.
-    const hostResource = binding.hostResourceAt(depth - 1);
+    const hostResource = hostResourceAt(depth - 1);
     if (hostResource !== undefined) return hostResource;
   }
   const frame = getFrame();
@@ -134,3 +147,21 @@ function executionAsyncResource() {
   }
   return topLevelResource;
 }
+
+// After TerminateExecution (see internal/termination): C++ empties the
+// execution stack itself; the resources of its entries go.
+function resetAfterTermination() {
+  for (let i = 0; i < resources.length; i++) resources[i] = undefined;
+}
+
+module.exports = {
+  resources,
+  pushAsyncContext,
+  popAsyncContext,
+  newAsyncId,
+  executionAsyncId,
+  triggerAsyncId,
+  defaultTriggerAsyncId,
+  executionAsyncResource,
+  resetAfterTermination,
+};

@@ -22,12 +22,53 @@
 // V8 clears the slot after it. So an `enterWith` inside one such job cannot
 // reach the next job, whether or not promise hooks are installed.
 
+'use strict';
+
+const { ObjectFreeze } = primordials;
+const {
+  getFrame,
+  setFrame,
+  restoreFrame,
+  swapFrame: nativeSwapFrame,
+} = binding;
+
+// ---------------------------------------------------------------------------
+// The slot: V8's continuation-preserved embedder data, through the binding.
+//
+//   getFrame() / setFrame(f)   read and write the slot (on V8 >= 12 V8's
+//                              own accessors from the extras binding object,
+//                              which TurboFan compiles to a load and a store)
+//   restoreFrame(f)            the native setFrame, for restores (below)
+//   swapFrame(f)               sets f, returns the previous frame
+//
+// Restoring a frame in a `finally` block must not fail, even when the
+// `try` block ended in a stack overflow. V8 calls a native function (an
+// API callback) without a stack check, but V8's own accessors, when they
+// are really called (in the interpreter, or in code that deoptimized to
+// it to run the `finally` block), check the stack first and can throw a
+// RangeError there. So every restore is written
+//
+//   try { setFrame(previous); } catch { restoreFrame(previous); }
+//
+// In optimized code the first call is a store that cannot throw; the
+// native fallback runs only at the stack limit. (Where setFrame is the
+// native function, the catch is never taken.)
+//
+// swapFrame: a native call, or (where getFrame and setFrame are V8's own
+// accessors) their composition. A stack overflow in it changes nothing.
+const swapFrame = nativeSwapFrame !== undefined ? nativeSwapFrame :
+    (frame) => {
+      const previous = getFrame();
+      setFrame(frame);
+      return previous;
+    };
+
 // A node is an object literal {key, value, next, resource}: a literal
 // defines its properties (no setter on Object.prototype can run), every node
 // has the same shape (lookups stay monomorphic), only own properties are
 // ever read or written, and no node escapes this layer. `resource` is
 // executionAsyncResource() where no resource is on the stack (made on first
-// use; see execution_stack.js).
+// use; see internal/execution_stack).
 function newNode(key, value, next) {
   return {key, value, next, resource: undefined};
 }
@@ -129,3 +170,24 @@ class PromiseState extends Stamp {
 function stampPromise(promise, frame, asyncId, triggerId) {
   new PromiseState(promise, frame, asyncId, triggerId);
 }
+
+module.exports = {
+  getFrame,
+  setFrame,
+  restoreFrame,
+  swapFrame,
+  newNode,
+  ROOT,
+  kMissing,
+  isRootFrame,
+  frameLookup,
+  frameWith,
+  frameWithout,
+  slotFrame,
+  promiseStateOf,
+  promiseFrameOf,
+  promiseAsyncIdOf,
+  promiseTriggerIdOf,
+  setPromiseIds,
+  stampPromise,
+};

@@ -6,6 +6,10 @@
 // disabling a hook while hooks run takes effect at the next event, as
 // Node.js documents.
 
+'use strict';
+
+const { TypeErrorCtor, newList } = primordials;
+const { constants, hookFields, reportHookError } = binding;
 const {
   kInit,
   kBefore,
@@ -14,13 +18,15 @@ const {
   kPromiseResolve,
   kTotals,
 } = constants;
-// Indices into contextFields (the runtime's per-context fields).
-const {
-  kTrackedResources,
-  kThenableRepair,
-  kRepairActive,
-  kCheckpointGeneration,
-} = constants;
+const { makeError } = require('internal/errors');
+
+// internal/promise_hooks installs V8's promise hooks from the counts above
+// whenever they change. It requires this module (for the emitters), so it
+// hands its refresh function in when it loads instead of being required.
+let refreshPromiseHooks;
+function setRefreshPromiseHooks(refresh) {
+  refreshPromiseHooks = refresh;
+}
 
 // One list per kind, holding the enabled hooks that have that callback.
 // Lists are replaced, never mutated, while hooks may be running.
@@ -222,3 +228,14 @@ function createHook(callbacks) {
   }
   return new AsyncHook(callbacks);
 }
+
+module.exports = {
+  createHook,
+  emitInit,
+  emitBefore,
+  emitAfter,
+  emitDestroyNow,
+  emitPromiseResolve,
+  emitDestroyBatch,
+  setRefreshPromiseHooks,
+};

@@ -12,12 +12,15 @@
 //   are only accessed within their length: no index access reaches a setter
 //   or getter on Array.prototype, and nothing consults Symbol.iterator or
 //   Symbol.species;
-// * per-object state lives in private names (see frames.js), which V8
+// * per-object state lives in private names (see internal/frames), which V8
 //   implements as private symbols: invisible to Reflect.ownKeys, to
 //   Proxies and to every property walk.
+//
+// The other modules take these as `primordials`.
+
+'use strict';
 
 const ReflectApply = Reflect.apply;
-const ReflectConstruct = Reflect.construct;
 const ReflectHas = Reflect.has;
 const ObjectDefineProperty = Object.defineProperty;
 const ObjectFreeze = Object.freeze;
@@ -25,7 +28,6 @@ const ObjectGetPrototypeOf = Object.getPrototypeOf;
 const ObjectSetPrototypeOf = Object.setPrototypeOf;
 const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 const ObjectPrototypeHasOwnProperty = Object.prototype.hasOwnProperty;
-const ObjectPrototype = Object.prototype;
 const NumberIsSafeInteger = Number.isSafeInteger;
 const MathMax = Math.max;
 const MathTrunc = Math.trunc;
@@ -35,7 +37,6 @@ const ArrayFrom = Array.from;
 const ErrorCtor = Error;
 const TypeErrorCtor = TypeError;
 const RangeErrorCtor = RangeError;
-const StringCtor = String;
 const SymbolToStringTag = Symbol.toStringTag;
 const SetCtor = Set;
 const FinalizationRegistryCtor = FinalizationRegistry;
@@ -70,3 +71,31 @@ function defineValue(object, key, value, writable, enumerable) {
     configurable: true,
   });
 }
+
+module.exports = {
+  ReflectApply,
+  ReflectHas,
+  ObjectFreeze,
+  ObjectGetPrototypeOf,
+  ObjectSetPrototypeOf,
+  ObjectGetOwnPropertyDescriptor,
+  NumberIsSafeInteger,
+  MathMax,
+  MathTrunc,
+  ArrayIsArray,
+  ErrorCtor,
+  TypeErrorCtor,
+  RangeErrorCtor,
+  SymbolToStringTag,
+  SetCtor,
+  FinalizationRegistryCtor,
+  StringPrototypeSlice,
+  StringPrototypeIndexOf,
+  SymbolPrototypeToString,
+  SetPrototypeAdd,
+  SetPrototypeDelete,
+  FinalizationRegistryPrototypeRegister,
+  hasOwn,
+  newList,
+  defineValue,
+};

@@ -13,10 +13,52 @@
 // its own wrapper. On V8 versions that propagate the frame through
 // EnqueueMicrotask themselves, the bare callback is queued.
 
+'use strict';
+
+const { newList } = primordials;
+const {
+  constants,
+  contextFields,
+  enqueueMicrotask,
+  enqueueOrGetFrame,
+  hookFields,
+  queueDestroy,
+  reportUncaught,
+} = binding;
+const {
+  kCheckpointGeneration,
+  kDestroy,
+  kTotals,
+  kV8PropagatesThenables,
+} = constants;
+const {
+  ROOT,
+  getFrame,
+  restoreFrame,
+  setFrame,
+  slotFrame,
+  swapFrame,
+} = require('internal/frames');
+const { invalidArgType } = require('internal/errors');
+const {
+  defaultTriggerAsyncId,
+  newAsyncId,
+  popAsyncContext,
+  pushAsyncContext,
+} = require('internal/execution_stack');
+const { emitAfter, emitBefore, emitInit } = require('internal/hooks');
+const {
+  clearFrameDirty,
+  resetDirtyFrame,
+} = require('internal/thenable_repair');
+const { enterWithPossible } = require('internal/async_local_storage');
+
+const v8PropagatesThenables = kV8PropagatesThenables === 1;
+
 // The FIFO: a queue of fixed-size chunks holding exactly the callbacks
 // whose runners are still queued, so its memory is bounded by what is
 // pending (plus one spare chunk): interleaved chains that never let it
-// drain cost nothing more (issue 16.8). Chunks are small lists (newList),
+// drain cost nothing more. Chunks are small lists (newList),
 // only ever accessed within their length.
 const kChunkSize = 1024;
 
@@ -70,7 +112,7 @@ function queueMicrotask(callback) {
     queueMicrotaskWithHooks(callback, getFrame());
     return;
   }
-  if (v8PropagatesFrames) {
+  if (v8PropagatesThenables) {
     // V8 >= 12.4 gives the job the current frame and resets it after: the
     // bare callback, with no ring (TurboFan folds this constant).
     enqueueMicrotask(callback);
@@ -90,7 +132,7 @@ function queueMicrotask(callback) {
   // V8 propagates frames itself, and at the root while no
   // AsyncLocalStorage exists (nothing could leak from it: the fast path).
   const frame = enqueueOrGetFrame(callback, runQueuedMicrotask,
-                                  enterWithPossible ? null : ROOT);
+                                  enterWithPossible() ? null : ROOT);
   if (frame === undefined) return;
   tailChunk.callbacks[tailIndex] = callback;
   tailChunk.frames[tailIndex] = frame;
@@ -117,7 +159,7 @@ function runQueuedMicrotask() {
   chunk.callbacks[index] = undefined;
   chunk.frames[index] = undefined;
   pending--;
-  if (frameDirty) resetDirtyFrame();
+  resetDirtyFrame();
   if (frame === null || frame === ROOT) {
     // The root: nothing to enter; an enterWith inside must not outlive the
     // callback.
@@ -126,7 +168,7 @@ function runQueuedMicrotask() {
     } catch (err) {
       reportUncaught(err);
     }
-    if (frameDirty) resetDirtyFrame();
+    resetDirtyFrame();
     return;
   }
   const previous = swapFrame(frame);
@@ -135,7 +177,7 @@ function runQueuedMicrotask() {
   } catch (err) {
     reportUncaught(err);
   } finally {
-    frameDirty = false;
+    clearFrameDirty();
     try { setFrame(previous); } catch { restoreFrame(previous); }
   }
 }
@@ -146,7 +188,7 @@ function queueMicrotaskWithHooks(callback, frame) {
   const resource = {__proto__: null, callback};
   emitInit(asyncId, 'Microtask', trigger, resource);
   enqueueMicrotask(() => {
-    if (frameDirty) resetDirtyFrame();
+    resetDirtyFrame();
     const previous = getFrame();
     pushAsyncContext(asyncId, trigger, resource);
     try {
@@ -162,9 +204,19 @@ function queueMicrotaskWithHooks(callback, frame) {
       emitAfter(asyncId);
     } finally {
       popAsyncContext(asyncId);
-      frameDirty = false;
+      clearFrameDirty();
       try { setFrame(previous); } catch { restoreFrame(previous); }
       if (hookFields[kDestroy] > 0) queueDestroy(asyncId);
     }
   });
 }
+
+// After TerminateExecution (see internal/termination).
+function resetAfterTermination() {
+  clearRing();
+}
+
+module.exports = {
+  queueMicrotask,
+  resetAfterTermination,
+};
