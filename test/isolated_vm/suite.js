@@ -525,6 +525,15 @@ async function misuse() {
   check(name, second !== 'installed', 'the second install succeeded');
 }
 
+function cost() {
+  const name = 'cost: createContext() with and without install measured';
+  if (filter && !name.includes(filter)) return;
+  const r = require('./bench.js').run(projectDir, root, true);
+  check(name, r.install > 0 && r.context > 0 && r.compileCold > 0 &&
+                  r.cacheRejected === 0,
+        JSON.stringify(r));
+}
+
 (async () => {
   const start = Date.now();
   await jsTests();
@@ -534,6 +543,7 @@ async function misuse() {
   await errorsAndDestroys();
   await misuse();
   await churn();
+  cost();
   note(`took ${((Date.now() - start) / 1000).toFixed(1)} s`);
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
