@@ -106,36 +106,40 @@ int CollectObjectNames(dl_phdr_info* info, size_t, void* data) {
 }
 
 // Finds isolated-vm's binary among the loaded objects: the one that defines
-// all five entry points. Null if none does.
+// all five entry points. Null if none does (yet: a miss is not remembered,
+// so asking before isolated-vm is loaded changes nothing).
 const IvmApi* FindIvmApi() {
-  static const IvmApi* api = []() -> const IvmApi* {
-    std::vector<std::string> names;
-    dl_iterate_phdr(CollectObjectNames, &names);
-    for (const std::string& name : names) {
-      void* handle = dlopen(name.c_str(), RTLD_LAZY | RTLD_NOLOAD);
-      if (handle == nullptr)
-        continue;
-      auto* found = new IvmApi();
-      if (Resolve(handle, kGetCurrent, &found->holder_get_current) &&
-          Resolve(handle, kGetIsolate, &found->holder_get_isolate) &&
-          Resolve(handle, kScheduleTask, &found->holder_schedule_task) &&
-          Resolve(handle, kAddWeakCallback, &found->env_add_weak_callback) &&
-          Resolve(handle, kRemoveWeakCallback,
-                  &found->env_remove_weak_callback)) {
-        // The handle stays open: isolated-vm is never unloaded before us.
-        return found;
-      }
-      delete found;
-      dlclose(handle);
+  static absl::Mutex mutex;
+  static const IvmApi* api ABSL_GUARDED_BY(mutex) = nullptr;
+  absl::MutexLock lock(&mutex);
+  if (api != nullptr)
+    return api;
+  std::vector<std::string> names;
+  dl_iterate_phdr(CollectObjectNames, &names);
+  for (const std::string& name : names) {
+    void* handle = dlopen(name.c_str(), RTLD_LAZY | RTLD_NOLOAD);
+    if (handle == nullptr)
+      continue;
+    auto found = std::make_unique<IvmApi>();
+    if (Resolve(handle, kGetCurrent, &found->holder_get_current) &&
+        Resolve(handle, kGetIsolate, &found->holder_get_isolate) &&
+        Resolve(handle, kScheduleTask, &found->holder_schedule_task) &&
+        Resolve(handle, kAddWeakCallback, &found->env_add_weak_callback) &&
+        Resolve(handle, kRemoveWeakCallback,
+                &found->env_remove_weak_callback)) {
+      // Kept, with the handle: isolated-vm is never unloaded before us.
+      api = found.release();
+      return api;
     }
-    return nullptr;
-  }();
-  return api;
+    dlclose(handle);
+  }
+  return nullptr;
 }
 
 // One isolated-vm isolate's runtime.
 struct IsolateRecord {
   v8::Isolate* isolate = nullptr;
+  const IvmApi* api = nullptr;
   std::unique_ptr<Runtime> runtime;
   // Valid until the record is destroyed: the environment destroys it.
   IvmEnvironment* environment = nullptr;
@@ -172,8 +176,7 @@ void OnEnvironmentDisposed(void* param) {
       g_records->erase(it);
     }
   }
-  FindIvmApi()->env_remove_weak_callback(record->environment,
-                                         &record->weak_key);
+  record->api->env_remove_weak_callback(record->environment, &record->weak_key);
   if (owned != nullptr) {
     v8::HandleScope scope(owned->isolate);
     owned->runtime.reset();
@@ -315,6 +318,7 @@ IsolateRecord* RecordFor(v8::Isolate* isolate) {
   auto record = std::make_unique<IsolateRecord>();
   IsolateRecord* raw = record.get();
   raw->isolate = isolate;
+  raw->api = api;
   raw->environment = environment.get();
   raw->holder = holder;
 
@@ -324,7 +328,7 @@ IsolateRecord* RecordFor(v8::Isolate* isolate) {
     std::shared_ptr<IvmHolder> holder = raw->holder.lock();
     if (holder == nullptr)
       return;
-    FindIvmApi()->holder_schedule_task(
+    raw->api->holder_schedule_task(
         holder.get(), std::make_unique<PostedTask>(std::move(task)),
         /*run_inline=*/false, /*wake_isolate=*/true, /*handle_task=*/false);
   };

@@ -120,7 +120,7 @@ const SHIM = `
 
 // One isolate running one test/js program. Resolves with its output lines
 // once `doneLine` is printed (or `quietMs` pass without output).
-async function runProgram(sources, {doneLine, timeoutMs = 30000,
+async function runProgram(sources, {doneLine, timeoutMs = 90000,
                                    quietMs = 0}) {
   const isolate = new ivm.Isolate({memoryLimit: 128});
   const lines = [];
