@@ -336,6 +336,11 @@ async function interleaved() {
 async function churn() {
   const name = 'churn: 1,000 isolates created, installed and disposed';
   if (filter && !name.includes(filter)) return;
+  // Isolates of earlier cases that the GC has not disposed yet would count.
+  for (let i = 0; i < 40 && asyncctx.stats().live > 0; i++) {
+    global.gc && global.gc();
+    await sleep(50);
+  }
   const startStats = asyncctx.stats();
   // Every 10th isolate is disposed while a script loops inside run(), every
   // 10th terminated by isolated-vm's timeout inside run() and then disposed;
@@ -409,12 +414,14 @@ async function churn() {
        `${plainAfter.toFixed(1)} MB (+${
            (plainAfter - plainBefore).toFixed(1)} MB)`);
   check(name + ': 0 wrong', wrong === 0, `${wrong} wrong`);
-  check(name + ': 0 stale runtimes', stats.live === 0 && created === 1100 &&
-                                         destroyed === 1100,
-        `created ${created}, destroyed ${destroyed}, live ${stats.live}`);
+  check(name + ': 0 stale runtimes',
+        startStats.live === 0 && stats.live === 0 && created === 1100 &&
+            destroyed === 1100,
+        `created ${created}, destroyed ${destroyed}, live ${stats.live} ` +
+            `(${startStats.live} before)`);
   check(name + ': RSS bounded (at most 32 MB more over 900 isolates than ' +
             'isolated-vm alone)',
-        (after - before) - (plainAfter - plainBefore) < 32,
+        (after - before) - Math.max(0, plainAfter - plainBefore) < 32,
         `+${(after - before).toFixed(1)} MB`);
 }
 
