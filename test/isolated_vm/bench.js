@@ -1,0 +1,149 @@
+// What installing asyncctx costs an isolated-vm context, in one run:
+//
+//   node bench.js <project dir> <repo root> [--quick]
+//
+// (test/isolated_vm/run_tests.py --v8=13.6 --bench runs it in the test
+// project.) Prints `# ...` lines:
+//   context      isolate.createContextSync() alone, per context
+//   +install     createContextSync() + asyncctx.installSync(), per context
+//   ratio        (+install) / context: the target is at most 1.5
+//   first        the same two for the first context of a fresh isolate
+//                (V8's per-isolate compilation cache is still empty)
+//   compile      the JavaScript layer (src/js/*.js joined as js2c.py does)
+//                compiled cold in a fresh isolate, and again with a V8 code
+//                cache made from that compilation (produceCachedData /
+//                cachedData, i.e. ScriptCompiler::CreateCodeCache and
+//                kConsumeCodeCache)
+// Each measurement alternates the variants over several rounds and reports
+// the median round.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const {createRequire} = require('module');
+
+let ivm;
+let asyncctx;
+
+const now = () => Number(process.hrtime.bigint()) / 1e3;  // microseconds
+const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
+
+function layerSource(root) {
+  const build = fs.readFileSync(path.join(root, 'BUILD.gn'), 'utf8');
+  const list = build.slice(build.indexOf('action("js_sources")'));
+  const files = [...list.slice(0, list.indexOf(']')).matchAll(
+      /"(src\/js\/[a-z_]+\.js)"/g)].map((m) => m[1]);
+  const text = files.map((f) => {
+    const data = fs.readFileSync(path.join(root, f), 'utf8');
+    return data.endsWith('\n') ? data : data + '\n';
+  }).join('');
+  return text.split('\n').map((line, i) =>
+    i > 0 && line.trimStart().startsWith('//') ? '' : line).join('\n');
+}
+
+function perContext(isolate, count, install) {
+  const start = now();
+  for (let i = 0; i < count; i++) {
+    const context = isolate.createContextSync();
+    if (install) asyncctx.installSync(context, {onError() {}});
+    context.release();
+  }
+  return (now() - start) / count;
+}
+
+function measure(root, quick) {
+  const rounds = quick ? 3 : 7;
+  const count = quick ? 30 : 100;
+  const result = {};
+
+  // Steady state: many contexts in one isolate each.
+  const plainIsolate = new ivm.Isolate({memoryLimit: 128});
+  const installIsolate = new ivm.Isolate({memoryLimit: 128});
+  perContext(plainIsolate, 10, false);
+  perContext(installIsolate, 10, true);
+  const plain = [];
+  const installed = [];
+  for (let r = 0; r < rounds; r++) {
+    plain.push(perContext(plainIsolate, count, false));
+    installed.push(perContext(installIsolate, count, true));
+  }
+  plainIsolate.dispose();
+  installIsolate.dispose();
+  result.context = median(plain);
+  result.install = median(installed);
+
+  // The first context of a fresh isolate (isolate creation not counted).
+  const firstPlain = [];
+  const firstInstalled = [];
+  for (let r = 0; r < rounds * 3; r++) {
+    for (const install of [false, true]) {
+      const isolate = new ivm.Isolate({memoryLimit: 128});
+      (install ? firstInstalled : firstPlain).push(
+          perContext(isolate, 1, install));
+      isolate.dispose();
+    }
+  }
+  result.firstContext = median(firstPlain);
+  result.firstInstall = median(firstInstalled);
+
+  // Compiling the layer, cold, and with a code cache.
+  const source = layerSource(root);
+  const cold = [];
+  const cached = [];
+  let rejected = 0;
+  let cache;
+  const options = {filename: 'asyncctx:internal/asyncctx.js'};
+  {
+    const isolate = new ivm.Isolate({memoryLimit: 128});
+    cache = isolate.compileScriptSync(
+        source, {...options, produceCachedData: true}).cachedData;
+    isolate.dispose();
+  }
+  for (let r = 0; r < rounds * 3; r++) {
+    for (const withCache of [false, true]) {
+      const isolate = new ivm.Isolate({memoryLimit: 128});
+      const start = now();
+      const script = isolate.compileScriptSync(
+          source, withCache ? {...options, cachedData: cache} : options);
+      (withCache ? cached : cold).push(now() - start);
+      if (withCache && script.cachedDataRejected) rejected++;
+      isolate.dispose();
+    }
+  }
+  result.compileCold = median(cold);
+  result.compileCached = median(cached);
+  result.cacheBytes = cache ? cache.copy().byteLength : 0;
+  result.cacheRejected = rejected;
+  result.sourceBytes = source.length;
+  return result;
+}
+
+// Measures and prints; returns the numbers.
+function run(projectDir, root, quick) {
+  const projectRequire = createRequire(path.join(projectDir, 'package.json'));
+  ivm = projectRequire('isolated-vm');
+  asyncctx = projectRequire('asyncctx-isolated-vm');
+  const r = measure(root, quick);
+  const f = (us) => `${us.toFixed(0)} us`;
+  console.log(`# context      ${f(r.context)} per createContextSync()`);
+  console.log(`# +install     ${f(r.install)} per createContextSync() + ` +
+              `installSync()`);
+  console.log(`# ratio        ${(r.install / r.context).toFixed(2)} (install ` +
+              `adds ${((r.install / r.context - 1) * 100).toFixed(0)}%; ` +
+              `target at most 50%)`);
+  console.log(`# first        ${f(r.firstContext)} / ${f(r.firstInstall)} ` +
+              `(ratio ${(r.firstInstall / r.firstContext).toFixed(2)}) for ` +
+              `the first context of a fresh isolate`);
+  console.log(`# compile      layer (${r.sourceBytes} bytes): cold ` +
+              `${f(r.compileCold)}, with a code cache (${r.cacheBytes} bytes` +
+              `${r.cacheRejected ? `, rejected ${r.cacheRejected} times` :
+                                   ''}) ${f(r.compileCached)}`);
+  return r;
+}
+
+module.exports = {run};
+
+if (require.main === module) {
+  const [projectDir, root, ...flags] = process.argv.slice(2);
+  run(projectDir, root, flags.includes('--quick'));
+}
