@@ -56,7 +56,7 @@ namespace {
 struct IvmHolder;
 struct IvmEnvironment;
 
-// The isolated-vm 7.x entry points the adapter calls (Itanium C++ ABI: a
+// The isolated-vm 7.0 entry points the adapter calls (Itanium C++ ABI: a
 // member function takes `this` first, after the hidden result pointer).
 struct IvmApi {
   // static std::shared_ptr<IsolateHolder> IsolateHolder::GetCurrent()
@@ -350,7 +350,7 @@ IsolateRecord* RecordFor(v8::Isolate* isolate, v8::Local<v8::Context> context) {
     isolate->ThrowError(
         "asyncctx-isolated-vm: isolated-vm's IsolateEnvironment entry points "
         "were not found in the process (this build supports isolated-vm "
-        "7.x)");
+        "7.0.x)");
     return nullptr;
   }
   std::shared_ptr<IvmHolder> holder;
