@@ -1,7 +1,7 @@
 // asyncctx inside isolated-vm: each tenant's code runs in an isolate of its
 // own and still gets AsyncLocalStorage, queueMicrotask and async hooks.
 //
-//   npm install isolated-vm@7 asyncctx-isolated-vm
+//   npm install isolated-vm@7.0 asyncctx-isolated-vm
 //   node examples/isolated_vm_tenants.js
 //
 // (In this repository: examples/run_examples.py runs it under Node 24 and

@@ -23,6 +23,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <string>
@@ -55,7 +56,7 @@ namespace {
 struct IvmHolder;
 struct IvmEnvironment;
 
-// The isolated-vm 7.x entry points the adapter calls (Itanium C++ ABI: a
+// The isolated-vm 7.0 entry points the adapter calls (Itanium C++ ABI: a
 // member function takes `this` first, after the hidden result pointer).
 struct IvmApi {
   // static std::shared_ptr<IsolateHolder> IsolateHolder::GetCurrent()
@@ -164,24 +165,52 @@ IsolateRecord* FindRecord(v8::Isolate* isolate) {
   return it == g_records->end() ? nullptr : it->second.get();
 }
 
-// Runs on the isolate's thread under its lock, before Isolate::Dispose().
+// Calls one of isolated-vm's entry points. They are C++ and report misuse
+// with exceptions (std::logic_error); none may unwind through the adapter's
+// frames or V8's. False, with `what` set, if it threw.
+template <typename Fn>
+bool CallIvm(Fn&& fn, std::string* what) {
+  try {
+    fn();
+    return true;
+  } catch (const std::exception& e) {
+    *what = e.what();
+  } catch (...) {
+    *what = "unknown exception";
+  }
+  return false;
+}
+
+// Runs on the isolate's thread with the isolate entered and locked, before
+// Isolate::Dispose(). Only a record that g_records owns has a weak callback
+// (RecordFor() registers it after inserting; only this erases), and `param`
+// is only compared, never dereferenced, until it is found there.
 void OnEnvironmentDisposed(void* param) {
-  auto* record = static_cast<IsolateRecord*>(param);
   std::unique_ptr<IsolateRecord> owned;
   {
     absl::MutexLock lock(&g_mutex);
-    auto it = g_records->find(record->isolate);
-    if (it != g_records->end() && it->second.get() == record) {
-      owned = std::move(it->second);
-      g_records->erase(it);
-    }
+    if (g_records == nullptr)
+      return;
+    auto it = g_records->find(v8::Isolate::GetCurrent());
+    if (it == g_records->end() || it->second.get() != param)
+      return;
+    owned = std::move(it->second);
+    g_records->erase(it);
   }
-  record->api->env_remove_weak_callback(record->environment, &record->weak_key);
-  if (owned != nullptr) {
-    v8::HandleScope scope(owned->isolate);
-    owned->runtime.reset();
-    g_destroyed.fetch_add(1, std::memory_order_relaxed);
+  std::string what;
+  if (!CallIvm(
+          [&] {
+            owned->api->env_remove_weak_callback(owned->environment,
+                                                 &owned->weak_key);
+          },
+          &what)) {
+    std::fprintf(stderr,
+                 "asyncctx-isolated-vm: RemoveWeakCallback failed: %s\n",
+                 what.c_str());
   }
+  v8::HandleScope scope(owned->isolate);
+  owned->runtime.reset();
+  g_destroyed.fetch_add(1, std::memory_order_relaxed);
 }
 
 // A posted function as an isolated-vm task (ivm::Runnable is v8::Task).
@@ -291,10 +320,29 @@ void UseHostCheckpoints(Options* options) {
     options->host_checkpoints = true;
 }
 
+void ThrowIvmError(v8::Isolate* isolate,
+                   const char* call,
+                   const std::string& what) {
+  isolate->ThrowError(
+      v8::String::NewFromUtf8(
+          isolate, absl::StrCat("asyncctx-isolated-vm: isolated-vm's ", call,
+                                " failed: ", what)
+                       .c_str())
+          .ToLocalChecked());
+}
+
 // The isolate's record, created (with its runtime) on first use. Null with
-// an exception thrown if isolated-vm's entry points are missing or the
-// runtime cannot be created.
-IsolateRecord* RecordFor(v8::Isolate* isolate) {
+// an exception thrown if `context` is Node's (an isolate isolated-vm does not
+// own never reports its disposal, so its runtime would never be destroyed),
+// isolated-vm's entry points are missing or fail, or the runtime cannot be
+// created.
+IsolateRecord* RecordFor(v8::Isolate* isolate, v8::Local<v8::Context> context) {
+  if (node::GetCurrentEnvironment(context) != nullptr) {
+    isolate->ThrowError(
+        "asyncctx-isolated-vm: install() cannot run in a Node.js context, "
+        "only in an isolated-vm isolate's");
+    return nullptr;
+  }
   if (IsolateRecord* record = FindRecord(isolate))
     return record;
   const IvmApi* api = FindIvmApi();
@@ -302,12 +350,22 @@ IsolateRecord* RecordFor(v8::Isolate* isolate) {
     isolate->ThrowError(
         "asyncctx-isolated-vm: isolated-vm's IsolateEnvironment entry points "
         "were not found in the process (this build supports isolated-vm "
-        "7.x)");
+        "7.0.x)");
     return nullptr;
   }
-  std::shared_ptr<IvmHolder> holder = api->holder_get_current();
-  std::shared_ptr<IvmEnvironment> environment =
-      holder == nullptr ? nullptr : api->holder_get_isolate(holder.get());
+  std::shared_ptr<IvmHolder> holder;
+  std::shared_ptr<IvmEnvironment> environment;
+  std::string what;
+  if (!CallIvm(
+          [&] {
+            holder = api->holder_get_current();
+            if (holder != nullptr)
+              environment = api->holder_get_isolate(holder.get());
+          },
+          &what)) {
+    ThrowIvmError(isolate, "IsolateHolder::GetCurrent()", what);
+    return nullptr;
+  }
   if (environment == nullptr) {
     isolate->ThrowError(
         "asyncctx-isolated-vm: install() must run inside an isolated-vm "
@@ -328,9 +386,18 @@ IsolateRecord* RecordFor(v8::Isolate* isolate) {
     std::shared_ptr<IvmHolder> holder = raw->holder.lock();
     if (holder == nullptr)
       return;
-    raw->api->holder_schedule_task(
-        holder.get(), std::make_unique<PostedTask>(std::move(task)),
-        /*run_inline=*/false, /*wake_isolate=*/true, /*handle_task=*/false);
+    std::string what;
+    if (!CallIvm(
+            [&] {
+              raw->api->holder_schedule_task(
+                  holder.get(), std::make_unique<PostedTask>(std::move(task)),
+                  /*run_inline=*/false, /*wake_isolate=*/true,
+                  /*handle_task=*/false);
+            },
+            &what)) {
+      std::fprintf(stderr, "asyncctx-isolated-vm: ScheduleTask failed: %s\n",
+                   what.c_str());
+    }
   };
   options.on_uncaught_exception = [](v8::Local<v8::Context> context,
                                      v8::Local<v8::Value> exception,
@@ -360,14 +427,49 @@ IsolateRecord* RecordFor(v8::Isolate* isolate) {
     return nullptr;
   }
   raw->runtime = std::move(runtime).value();
-  api->env_add_weak_callback(raw->environment, &raw->weak_key,
-                             OnEnvironmentDisposed, raw);
+  // A record that cannot be registered is destroyed here, with its runtime.
+  auto discard = [&](std::unique_ptr<IsolateRecord> unused) {
+    v8::HandleScope scope(isolate);
+    unused->runtime.reset();
+  };
+  bool inserted;
+  {
+    absl::MutexLock lock(&g_mutex);
+    if (g_records == nullptr) {
+      g_records = new absl::flat_hash_map<v8::Isolate*,
+                                          std::unique_ptr<IsolateRecord>>();
+    }
+    // try_emplace leaves `record` alone if the key exists.
+    inserted = g_records->try_emplace(isolate, std::move(record)).second;
+  }
+  if (!inserted) {
+    // Another runtime already owns this isolate (its weak callback is
+    // registered): keep it, and refuse this one.
+    discard(std::move(record));
+    isolate->ThrowError(
+        "asyncctx-isolated-vm: this isolate already has an asyncctx runtime "
+        "that install() did not find");
+    return nullptr;
+  }
+  // Registered after the insert: OnEnvironmentDisposed() only ever finds
+  // records that g_records owns.
+  if (!CallIvm(
+          [&] {
+            api->env_add_weak_callback(raw->environment, &raw->weak_key,
+                                       OnEnvironmentDisposed, raw);
+          },
+          &what)) {
+    {
+      absl::MutexLock lock(&g_mutex);
+      auto it = g_records->find(isolate);
+      record = std::move(it->second);
+      g_records->erase(it);
+    }
+    discard(std::move(record));
+    ThrowIvmError(isolate, "IsolateEnvironment::AddWeakCallback()", what);
+    return nullptr;
+  }
   g_created.fetch_add(1, std::memory_order_relaxed);
-  absl::MutexLock lock(&g_mutex);
-  if (g_records == nullptr)
-    g_records =
-        new absl::flat_hash_map<v8::Isolate*, std::unique_ptr<IsolateRecord>>();
-  (*g_records)[isolate] = std::move(record);
   return raw;
 }
 
@@ -376,8 +478,16 @@ bool ReadName(v8::Isolate* isolate,
               v8::Local<v8::Object> names,
               const char* key,
               std::string* out) {
+  // Own properties only: code that ran in the context before install()
+  // may have put any name on Object.prototype.
+  v8::Local<v8::String> name = Str(isolate, key);
+  bool own;
+  if (!names->HasOwnProperty(context, name).To(&own))
+    return false;
+  if (!own)
+    return true;
   v8::Local<v8::Value> value;
-  if (!names->Get(context, Str(isolate, key)).ToLocal(&value))
+  if (!names->Get(context, name).ToLocal(&value))
     return false;
   if (value->IsUndefined())
     return true;
@@ -421,9 +531,12 @@ void InstallCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
       return;
     }
   }
-  IsolateRecord* record = RecordFor(isolate);
+  IsolateRecord* record = RecordFor(isolate, context);
   if (record == nullptr)
     return;
+  if (InstallInto(record->runtime.get(), context, install).IsNothing())
+    return;
+  // Only now: a failed or repeated install leaves the handler as it was.
   if (info.Length() > 1 && info[1]->IsFunction()) {
     if (context->Global()
             ->SetPrivate(context, ErrorHandlerKey(isolate), info[1])
@@ -431,8 +544,6 @@ void InstallCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
       return;
     }
   }
-  if (InstallInto(record->runtime.get(), context, install).IsNothing())
-    return;
   info.GetReturnValue().Set(true);
 }
 

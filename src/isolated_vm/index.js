@@ -18,11 +18,39 @@ const binaryPath = path.join(
 let addon;
 // new ivm.NativeModule(binaryPath): must be created in Node's isolate.
 let nativeModule;
+let ivmChecked = false;
+
+// The isolated-vm this package was built for: the peerDependencies range
+// that tools/pack_isolated_vm writes from DEPS ('~7.0.1': 7.0.x). The binary
+// calls isolated-vm's internal entry points, whose layout may change in any
+// minor release, so any other version is refused before it is touched.
+function isolatedVm() {
+  if (!ivmChecked) {
+    const range = require('./package.json').peerDependencies['isolated-vm'];
+    const want = /^~(\d+)\.(\d+)\.\d+$/.exec(range);
+    let version;
+    try {
+      ({version} = require('isolated-vm/package.json'));
+    } catch (e) {
+      throw new Error(
+          `asyncctx-isolated-vm: isolated-vm ${range} is required (${
+              e.message})`);
+    }
+    const got = /^(\d+)\.(\d+)\./.exec(String(version));
+    if (!want || !got || got[1] !== want[1] || got[2] !== want[2]) {
+      throw new Error(
+          `asyncctx-isolated-vm: this build supports isolated-vm ${
+              want ? `${want[1]}.${want[2]}.x` : range} only, not ${version}`);
+    }
+    ivmChecked = true;
+  }
+  return require('isolated-vm');
+}
 
 function load() {
   if (nativeModule === undefined) {
+    const ivm = isolatedVm();
     addon = require(binaryPath);
-    const ivm = require('isolated-vm');
     nativeModule = new ivm.NativeModule(binaryPath);
   }
   return nativeModule;
@@ -59,7 +87,7 @@ function prepare(options) {
   if (typeof onError !== 'function') {
     throw new TypeError('asyncctx-isolated-vm: onError must be a function');
   }
-  const ivm = require('isolated-vm');
+  const ivm = isolatedVm();
   // Called inside the isolate, run later on Node's thread.
   const callback = new ivm.Callback((kind, hook, message, stack) => {
     onError({kind, hook: hook || undefined, message, stack: stack || message});

