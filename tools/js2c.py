@@ -68,8 +68,8 @@ class LinkError(Exception):
 KEYWORDS = frozenset("""
     await break case catch class const continue debugger default delete do
     else export extends false finally for function if import in instanceof
-    let new null of return static super switch this throw true try typeof
-    var void while with yield async get set target
+    let new null return super switch this throw true try typeof
+    var void while with yield
 """.split())
 
 # Names a module may read without declaring them: values of the language
@@ -375,8 +375,21 @@ def analyze(tokens):
             _parameters(code, k + 1, declared)
             continue
 
+    def contextual(k):
+        """Whether code[k] is a contextual keyword where it stands."""
+        v = code[k].value
+        if v in ("get", "set", "static", "async"):
+            if ident(k + 1) or punct(k + 1, "[", "*", "{") or \
+                    (k + 1 < n and code[k + 1].kind == "private"):
+                return True
+            return v == "async" and punct(k + 1, "(") and \
+                punct(_matching(code, k + 1) + 1, "=>")
+        if v == "of":  # for (const x of xs)
+            return ident(k - 1) or punct(k - 1, "]", "}")
+        return False
+
     for k, t in enumerate(code):
-        if t.kind != "ident" or t.value in KEYWORDS:
+        if t.kind != "ident" or t.value in KEYWORDS or contextual(k):
             continue
         if punct(k - 1, ".", "?."):
             continue  # a property
@@ -385,10 +398,25 @@ def analyze(tokens):
         if (punct(k + 1, "(") and not ident(k - 1, "function") and
                 punct(_matching(code, k + 1) + 1, "{")):
             continue  # a method's name
-        if ident(k - 1, "get", "set", "static", "async") and punct(k + 1, "("):
-            continue
         refs.append(t)
     return declared, refs
+
+
+def install_time(tokens):
+    """The starts of the tokens that run once, when the module runs: at the
+    top level (outside braces), in a statement before any `=>`."""
+    starts, depth, arrow = set(), 0, False
+    for t in tokens:
+        if t.kind == "punct":
+            if t.value in ("{", "}"):
+                depth += 1 if t.value == "{" else -1
+            elif t.value == "=>":
+                arrow = True
+            elif t.value == ";" and depth == 0:
+                arrow = False
+        elif depth == 0 and not arrow:
+            starts.add(t.start)
+    return starts
 
 
 def split_top_level(text):
@@ -535,6 +563,7 @@ def link(modules, contract):
                            for _, local in names}
         known = module.declared | imported_locals | LANGUAGE_NAMES
         reported = set()
+        at_install = install_time(module.tokens)
         for t in module.references:
             if t.value in known or t.value in reported:
                 continue
@@ -543,7 +572,13 @@ def link(modules, contract):
             if t.value in ("binding", "primordials", "require"):
                 errors.append("%s:%d: uses %s outside an import statement" %
                               (module.path, module.line_of(t), t.value))
-            elif module.id != PRIMORDIALS:
+            elif module.id == PRIMORDIALS:
+                if t.start not in at_install:
+                    errors.append(
+                        "%s:%d: reads the global %s after install (capture "
+                        "it in a top-level const)" %
+                        (module.path, module.line_of(t), t.value))
+            else:
                 errors.append(
                     "%s:%d: reads %s, which it neither imports nor declares "
                     "(a global that user code can replace)" %

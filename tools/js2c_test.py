@@ -225,6 +225,28 @@ class LinkTest(unittest.TestCase):
         self.assertLinkError(self.with_shared("Reflect.apply;"),
                              "b.js:8: reads Reflect")
 
+    def test_primordials_read_globals_only_at_install(self):
+        files = self.valid()
+        files["primordials.js"] = PRIMORDIALS.replace(
+            "const ReflectApply = Reflect.apply;",
+            "const ReflectApply = (...args) => Reflect.apply(...args);")
+        self.assertLinkError(files, "primordials.js:3: reads the global "
+                             "Reflect after install")
+        files["primordials.js"] = PRIMORDIALS.replace(
+            "const ReflectApply = Reflect.apply;",
+            "function ReflectApply() { return Reflect; }")
+        self.assertLinkError(files, "reads the global Reflect after install")
+
+    def test_contextual_keywords_are_names_elsewhere(self):
+        self.assertLinkError(self.with_shared("of(); get(); async(1);"),
+                             "reads of,", "reads get,", "reads async,")
+        self.link(self.with_shared(
+            "for (const x of []) x;\n"
+            "const o = { get v() { return 1; }, set v(a) {}, async m() {} };\n"
+            "const g = async (a) => a;\n"
+            "class C { static s() {} static #p = 1; get [o.v]() {} }\n"
+            "return [o, g, C];"))
+
     def test_linker_table_fails(self):
         self.assertLinkError(self.with_shared("modules['internal/install'];"),
                              "reads modules")
