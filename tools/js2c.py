@@ -709,7 +709,7 @@ def empty_comment_lines(module):
 def generate(order):
     """The script, and [(module id, line offset)].
 
-    The script is `((...modules) => function(binding) {...})(f1, f2, ...)`:
+    The script is `((...fns) => function(binding) {...})(f1, f2, ...)`:
     each module is a function written at the script's top level, so its
     only scope is its own parameters, named by what it imports (module,
     primordials, binding, require); the linker's table of modules and the
@@ -749,10 +749,11 @@ def generate(order):
         # The module's first line (its copyright comment) holds the opening
         # of its function, so its lines keep their numbers.
         offsets.append((module.id, len(lines)))
-        lines.append("function(%s) {" % ", ".join(module.params))
+        # In parentheses: V8 compiles it eagerly, as it runs at once.
+        lines.append("(function(%s) {" % ", ".join(module.params))
         lines.extend(body[1:])
         lines.append("return module.exports;")
-        lines.append("},")
+        lines.append("}),")
     lines.append(");")
     return "\n".join(lines) + "\n", offsets
 
