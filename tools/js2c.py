@@ -678,30 +678,21 @@ def empty_comment_lines(module):
     for line in lines:
         starts.append(pos)
         pos += len(line) + 1
-    # Lines where something other than a comment is, or which lie inside a
-    # token that spans lines (a template literal).
-    keep = set()
-    line = 0
-    for t in module.tokens:
-        if t.kind == "comment":
-            continue
-        while line + 1 < len(starts) and starts[line + 1] <= t.start:
-            line += 1
-        last = line
-        while last + 1 < len(starts) and starts[last + 1] < t.end:
-            last += 1
-        keep.update(range(line, last + 1))
-    comment_lines = set()
-    line = 0
-    for t in module.tokens:
-        if t.kind != "comment":
-            continue
-        while line + 1 < len(starts) and starts[line + 1] <= t.start:
-            line += 1
-        last = line
-        while last + 1 < len(starts) and starts[last + 1] < t.end:
-            last += 1
-        comment_lines.update(range(line, last + 1))
+    def lines_of(tokens):
+        found, line = set(), 0
+        for t in tokens:
+            while line + 1 < len(starts) and starts[line + 1] <= t.start:
+                line += 1
+            last = line
+            while last + 1 < len(starts) and starts[last + 1] < t.end:
+                last += 1
+            found.update(range(line, last + 1))
+        return found
+
+    # A line is kept if any code is on it, or inside a token of code that
+    # spans lines (a template literal).
+    keep = lines_of(t for t in module.tokens if t.kind != "comment")
+    comment_lines = lines_of(t for t in module.tokens if t.kind == "comment")
     return [("" if i in comment_lines and i not in keep else text)
             for i, text in enumerate(lines)]
 
