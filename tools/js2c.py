@@ -678,6 +678,7 @@ def empty_comment_lines(module):
     for line in lines:
         starts.append(pos)
         pos += len(line) + 1
+
     def lines_of(tokens):
         found, line = set(), 0
         for t in tokens:
