@@ -17,22 +17,35 @@ what it gives at its top level, one statement each:
 The modules are resolved here, at build time: the output is ONE script
 whose function takes the binding, runs every module once, in an order
 where each module runs after the modules it requires, and returns the
-exports of internal/install. A module's body keeps its lines: line N of
-src/js/x.js is line (offset of x) + N of the script, and the offsets are
-listed in the generated file. There is no loader at run time beyond a
-table of the modules' exports.
+exports of internal/install. Each module is a function written at the
+script's top level (not inside the linker's function), called once with
+only what it imports: `module`, and `primordials`, `binding` and a
+`require` that reaches only the modules it requires, as it needs them.
+A module's body keeps its lines: line N of src/js/x.js is line (offset of
+x) + N of the script, and the offsets are listed in the generated file.
+There is no loader at run time beyond a table of the modules' exports.
 
 The build fails (exit code 1, one line per problem) on a cycle, a missing
 module, an import of a name the other module does not export, an imported
-name the module never uses, an export nothing imports, a module nothing
-reaches, a name of binding/constants/strings that src/layer_contract.h
-does not define, or a use of binding, primordials or require outside an
-import statement (only the entry may call require with a computed id). The layer
+name the module never uses (a use in a string or a comment is none), an
+export nothing imports, a module nothing reaches, a name of
+binding/constants/strings that src/layer_contract.h does not define, a
+module.exports without `__proto__: null` first, a use of binding,
+primordials or require outside an import statement (only the entry may
+call require with a computed id), and a name a module reads that it
+neither imports nor declares: a global, which user code can replace after
+install. Only internal/primordials reads globals (once, at install); other
+modules may read only undefined, NaN, Infinity and arguments. The layer
 functions C++ reads (ASYNCCTX_LAYER_FUNCTIONS in the contract) must each be
 exported by the module the table names.
 
-Lines that hold only a comment are emptied (every context compiles the
-layer, and the comments are most of its text); line numbers are kept.
+The checks read tokens (tokenize below: strings, template literals with
+their ${} expressions, regular expressions, comments), and treat a module
+as one scope: a name declared anywhere in it counts as declared.
+
+Lines that hold only comments are emptied (every context compiles the
+layer, and the comments are most of its text); line numbers are kept, and
+so are lines inside a template literal.
 """
 import os
 import re
@@ -51,6 +64,359 @@ IDENT = r"[A-Za-z_$][\w$]*"
 
 class LinkError(Exception):
     pass
+
+KEYWORDS = frozenset("""
+    await break case catch class const continue debugger default delete do
+    else export extends false finally for function if import in instanceof
+    let new null return super switch this throw true try typeof
+    var void while with yield
+""".split())
+
+# Names a module may read without declaring them: values of the language
+# that no script can replace (undefined, NaN and Infinity are non-writable,
+# non-configurable properties of the global object), `arguments`, and
+# `module`, the parameter through which a module gives its exports.
+LANGUAGE_NAMES = frozenset(["undefined", "NaN", "Infinity", "arguments",
+                            "module"])
+
+PUNCTUATORS = sorted("""
+    >>>= ... === !== **= <<= >>= >>> &&= ||= ??= => == != <= >= && || ?? ?.
+    ++ -- += -= *= /= %= &= |= ^= << >> ** { } ( ) [ ] ; , < > + - * / % & |
+    ^ ! ~ ? : = . @
+""".split(), key=len, reverse=True)
+_REGEX_AFTER_KEYWORDS = frozenset(
+    "return typeof instanceof in of new delete void throw case do else yield "
+    "await".split())
+
+
+class Token:
+    __slots__ = ("kind", "value", "start", "end")
+
+    def __init__(self, kind, value, start, end):
+        self.kind, self.value, self.start, self.end = kind, value, start, end
+
+    def __repr__(self):
+        return "%s(%r)" % (self.kind, self.value)
+
+
+def tokenize(text):
+    """The tokens of `text`: kinds ident, private, num, str (strings, regex
+    literals and the literal parts of templates), punct and comment.
+
+    A template's ${} expressions are tokenized as code. A `/` starts a
+    regular expression where an expression may begin (after an operator,
+    an opening bracket or a keyword such as `return`), and is a division
+    after a name, a number, a literal or a closing bracket."""
+    tokens, i, n = [], 0, len(text)
+    braces = []  # "{" or "`" (the `}` that resumes a template)
+
+    def error(what):
+        line = text.count("\n", 0, i) + 1
+        raise LinkError("line %d: %s" % (line, what))
+
+    def template_part(i):
+        # From inside a template literal to its end or to a `${`.
+        start = i
+        while i < n:
+            c = text[i]
+            if c == "\\":
+                i += 2
+            elif c == "`":
+                tokens.append(Token("str", text[start:i + 1], start, i + 1))
+                return i + 1
+            elif text.startswith("${", i):
+                tokens.append(Token("str", text[start:i + 2], start, i + 2))
+                braces.append("`")
+                return i + 2
+            else:
+                i += 1
+        error("an unterminated template literal")
+
+    def regex_allowed():
+        for t in reversed(tokens):
+            if t.kind == "comment":
+                continue
+            if t.kind == "punct":
+                return t.value not in (")", "]", "}")
+            if t.kind == "ident":
+                return t.value in _REGEX_AFTER_KEYWORDS
+            return False
+        return True
+
+    while i < n:
+        c = text[i]
+        if c in " \t\r\n":
+            i += 1
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            tokens.append(Token("comment", text[i:end], i, end))
+            i = end
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            if end < 0:
+                error("an unterminated comment")
+            tokens.append(Token("comment", text[i:end + 2], i, end + 2))
+            i = end + 2
+        elif c in "'\"":
+            j = i + 1
+            while j < n and text[j] != c:
+                if text[j] == "\n":
+                    error("an unterminated string")
+                j += 2 if text[j] == "\\" else 1
+            if j >= n:
+                error("an unterminated string")
+            tokens.append(Token("str", text[i:j + 1], i, j + 1))
+            i = j + 1
+        elif c == "`":
+            i = template_part(i + 1)
+        elif c == "}" and braces and braces[-1] == "`":
+            braces.pop()
+            i = template_part(i + 1)
+        elif c == "/" and regex_allowed():
+            j, in_class = i + 1, False
+            while j < n and (in_class or text[j] != "/"):
+                if text[j] == "\n":
+                    error("an unterminated regular expression")
+                if text[j] == "\\":
+                    j += 1
+                elif text[j] == "[":
+                    in_class = True
+                elif text[j] == "]":
+                    in_class = False
+                j += 1
+            j += 1
+            while j < n and (text[j].isalnum() or text[j] in "_$"):
+                j += 1
+            tokens.append(Token("str", text[i:j], i, j))
+            i = j
+        elif c.isalpha() or c in "_$#":
+            m = re.compile(r"#?[A-Za-z_$][\w$]*").match(text, i)
+            if not m:
+                error("a stray %r" % c)
+            kind = "private" if c == "#" else "ident"
+            tokens.append(Token(kind, m.group(), i, m.end()))
+            i = m.end()
+        elif c.isdigit() or (c == "." and i + 1 < n and text[i + 1].isdigit()):
+            m = re.compile(r"(?:0[xXoObB][\da-fA-F_]+|[\d_]*\.?[\d_]*"
+                           r"(?:[eE][+-]?\d+)?)n?").match(text, i)
+            tokens.append(Token("num", m.group(), i, m.end()))
+            i = m.end()
+        else:
+            for p in PUNCTUATORS:
+                if text.startswith(p, i):
+                    # `a?.5:b` is a conditional, not an optional chain.
+                    if p == "?." and i + 2 < n and text[i + 2].isdigit():
+                        continue
+                    break
+            else:
+                error("a stray %r" % c)
+            if p == "{":
+                braces.append("{")
+            elif p == "}" and braces:
+                braces.pop()
+            tokens.append(Token("punct", p, i, i + len(p)))
+            i += len(p)
+    if braces:
+        error("unbalanced braces")
+    return tokens
+
+
+def _matching(tokens, i):
+    """The index of the bracket that closes tokens[i]."""
+    pairs = {"(": ")", "[": "]", "{": "}"}
+    depth = 0
+    for j in range(i, len(tokens)):
+        if tokens[j].kind != "punct":
+            continue
+        if tokens[j].value in pairs:
+            depth += 1
+        elif tokens[j].value in (")", "]", "}"):
+            depth -= 1
+            if depth == 0:
+                return j
+    raise LinkError("unbalanced brackets")
+
+
+def _skip_expression(tokens, i, stops):
+    """From tokens[i], past one expression: to the first of `stops` outside
+    brackets (or the end of the enclosing bracket)."""
+    while i < len(tokens):
+        t = tokens[i]
+        if t.kind == "punct":
+            if t.value in stops:
+                return i
+            if t.value in ("(", "[", "{"):
+                i = _matching(tokens, i) + 1
+                continue
+            if t.value in (")", "]", "}"):
+                return i
+        i += 1
+    return i
+
+
+def _pattern(tokens, i, names):
+    """Adds the names a binding pattern at tokens[i] binds; returns the index
+    after it (and after a default value)."""
+    t = tokens[i]
+    if t.kind == "ident":
+        names.add(t.value)
+        i += 1
+    elif t.kind == "punct" and t.value == "[":
+        end = _matching(tokens, i)
+        i += 1
+        while i < end:
+            t = tokens[i]
+            if t.kind == "punct" and t.value == ",":
+                i += 1
+                continue
+            if t.kind == "punct" and t.value == "...":
+                i += 1
+            i = _pattern(tokens, i, names)
+        i = end + 1
+    elif t.kind == "punct" and t.value == "{":
+        end = _matching(tokens, i)
+        i += 1
+        while i < end:
+            t = tokens[i]
+            if t.kind == "punct" and t.value == ",":
+                i += 1
+                continue
+            if t.kind == "punct" and t.value == "...":
+                i = _pattern(tokens, i + 1, names)
+                continue
+            if t.kind == "punct" and t.value == "[":
+                i = _matching(tokens, i) + 1  # a computed key
+            elif (i + 1 < end and tokens[i + 1].kind == "punct" and
+                  tokens[i + 1].value == ":"):
+                i += 1
+            else:
+                i = _pattern(tokens, i, names)  # shorthand
+                continue
+            if tokens[i].kind == "punct" and tokens[i].value == ":":
+                i = _pattern(tokens, i + 1, names)
+        i = end + 1
+    else:
+        raise LinkError("cannot read the binding at %r" % t.value)
+    if i < len(tokens) and tokens[i].kind == "punct" and tokens[i].value == "=":
+        i = _skip_expression(tokens, i + 1, (",", ";"))
+    return i
+
+
+def _parameters(tokens, open_paren, names):
+    end = _matching(tokens, open_paren)
+    i = open_paren + 1
+    while i < end:
+        t = tokens[i]
+        if t.kind == "punct" and t.value in (",", "..."):
+            i += 1
+            continue
+        i = _pattern(tokens, i, names)
+    return end
+
+
+def analyze(tokens):
+    """(declared names, referenced names) of a module's code tokens.
+
+    The module is read as one scope: a name declared anywhere in it (a
+    variable, function, class, parameter or catch binding) counts as
+    declared everywhere. A reference is a name read as a variable: not a
+    property after `.` or `?.`, not an object key or a method's name."""
+    code = [t for t in tokens if t.kind != "comment"]
+    declared, refs = set(), []
+    n = len(code)
+
+    def punct(k, *values):
+        return 0 <= k < n and code[k].kind == "punct" and \
+            code[k].value in values
+
+    def ident(k, *values):
+        return 0 <= k < n and code[k].kind == "ident" and \
+            (not values or code[k].value in values)
+
+    for k, t in enumerate(code):
+        if t.kind == "ident" and t.value in ("const", "let", "var"):
+            j = k + 1
+            while True:
+                j = _pattern(code, j, declared)
+                if not punct(j, ","):
+                    break
+                j += 1
+        elif ident(k, "function", "class"):
+            j = k + 1
+            if punct(j, "*"):
+                j += 1
+            if ident(j) and code[j].value not in ("extends",):
+                declared.add(code[j].value)
+                j += 1
+            if t.value == "function" and punct(j, "("):
+                _parameters(code, j, declared)
+        elif ident(k, "catch") and punct(k + 1, "("):
+            _parameters(code, k + 1, declared)
+        elif punct(k, "=>"):
+            if ident(k - 1):
+                declared.add(code[k - 1].value)
+            elif punct(k - 1, ")"):
+                depth, j = 0, k - 1
+                while j >= 0:
+                    if punct(j, ")", "]", "}"):
+                        depth += 1
+                    elif punct(j, "(", "[", "{"):
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    j -= 1
+                _parameters(code, j, declared)
+        elif (t.kind == "ident" and t.value not in KEYWORDS and
+              punct(k + 1, "(") and not ident(k - 1, "function") and
+              not punct(k - 1, ".", "?.") and
+              punct(_matching(code, k + 1) + 1, "{")):
+            # A method: `name(parameters) {`.
+            _parameters(code, k + 1, declared)
+            continue
+
+    def contextual(k):
+        """Whether code[k] is a contextual keyword where it stands."""
+        v = code[k].value
+        if v in ("get", "set", "static", "async"):
+            if ident(k + 1) or punct(k + 1, "[", "*", "{") or \
+                    (k + 1 < n and code[k + 1].kind == "private"):
+                return True
+            return v == "async" and punct(k + 1, "(") and \
+                punct(_matching(code, k + 1) + 1, "=>")
+        if v == "of":  # for (const x of xs)
+            return ident(k - 1) or punct(k - 1, "]", "}")
+        return False
+
+    for k, t in enumerate(code):
+        if t.kind != "ident" or t.value in KEYWORDS or contextual(k):
+            continue
+        if punct(k - 1, ".", "?."):
+            continue  # a property
+        if punct(k + 1, ":") and punct(k - 1, "{", ","):
+            continue  # a key
+        if (punct(k + 1, "(") and not ident(k - 1, "function") and
+                punct(_matching(code, k + 1) + 1, "{")):
+            continue  # a method's name
+        refs.append(t)
+    return declared, refs
+
+
+def install_time(tokens):
+    """The starts of the tokens that run once, when the module runs: at the
+    top level (outside braces), in a statement before any `=>`."""
+    starts, depth, arrow = set(), 0, False
+    for t in tokens:
+        if t.kind == "punct":
+            if t.value in ("{", "}"):
+                depth += 1 if t.value == "{" else -1
+            elif t.value == "=>":
+                arrow = True
+            elif t.value == ";" and depth == 0:
+                arrow = False
+        elif depth == 0 and not arrow:
+            starts.add(t.start)
+    return starts
 
 
 def split_top_level(text):
@@ -109,20 +475,49 @@ class Module:
         self.path = path
         self.id = "internal/" + os.path.splitext(os.path.basename(path))[0]
         self.source = source
-        # (source, module id or None, [(imported, local)])
+        self.tokens = tokenize(source)
+        code_starts = {t.start for t in self.tokens if t.kind == "ident"}
+        # (source, module id or None, [(imported, local)]); the statements
+        # are at the top level: at the start of a line, not in a comment or
+        # a string.
         self.imports = []
+        spans = []
         for m in IMPORT_RE.finditer(source):
+            if m.start() not in code_starts:
+                continue
             kind = "require" if m.group(3) else m.group(2)
             self.imports.append((kind, m.group(3), parse_import_names(
                 m.group(1))))
-        found = EXPORTS_RE.findall(source)
+            spans.append((m.start(), m.end()))
+        found = [m for m in EXPORTS_RE.finditer(source)
+                 if m.start() in code_starts]
         if len(found) > 1:
             raise LinkError("%s: more than one module.exports" % path)
-        self.exports = parse_export_names(found[0]) if found else []
+        self.exports = parse_export_names(found[0].group(1)) if found else []
+        self.null_prototype_exports = bool(found) and re.match(
+            r"\s*__proto__\s*:\s*null\s*,", strip_comments(found[0].group(1)))
         self.requires = [mid for kind, mid, _ in self.imports
                          if kind == "require"]
         if any(kind == "primordials" for kind, _, _ in self.imports):
             self.requires.append(PRIMORDIALS)
+        self.declared, refs = analyze(self.tokens)
+
+        def in_import(t):
+            return any(a <= t.start < b for a, b in spans)
+
+        # The names the module reads outside its import statements.
+        self.references = [t for t in refs if not in_import(t)]
+        self.params = ["module"]
+        if any(kind == "primordials" for kind, _, _ in self.imports):
+            self.params.append("primordials")
+        if any(kind == "binding" for kind, _, _ in self.imports):
+            self.params.append("binding")
+        if any(kind == "require" for kind, _, _ in self.imports) or \
+                self.id == ENTRY:
+            self.params.append("require")
+
+    def line_of(self, token):
+        return self.source.count("\n", 0, token.start) + 1
 
 
 def parse_contract(text):
@@ -161,19 +556,44 @@ def link(modules, contract):
     if ENTRY not in by_id:
         errors.append("there is no module %s (the entry)" % ENTRY)
     for module in modules:
-        body = strip_comments(IMPORT_RE.sub("", module.source))
-        # Everything a module takes is in its import statements.
-        for m in re.finditer(r"(?<![\w$.])(binding|primordials)\s*[.\[]",
-                             body):
-            errors.append("%s: reads %s outside an import statement" %
-                          (module.path, m.group(1)))
-        if module.id != ENTRY and re.search(r"(?<![\w$.])require\s*\(",
-                                            body):
-            errors.append("%s: calls require outside an import statement" %
-                          module.path)
+        # Everything a module takes is in its import statements: any other
+        # name it reads is declared in it or is a name of the language.
+        # Only internal/primordials reads globals (once, at install).
+        imported_locals = {local for _, _, names in module.imports
+                           for _, local in names}
+        known = module.declared | imported_locals | LANGUAGE_NAMES
+        reported = set()
+        at_install = install_time(module.tokens)
+        for t in module.references:
+            if t.value in known or t.value in reported:
+                continue
+            if t.value == "require" and module.id == ENTRY:
+                continue
+            if t.value in ("binding", "primordials", "require"):
+                errors.append("%s:%d: uses %s outside an import statement" %
+                              (module.path, module.line_of(t), t.value))
+            elif module.id == PRIMORDIALS:
+                if t.start not in at_install:
+                    errors.append(
+                        "%s:%d: reads the global %s after install (capture "
+                        "it in a top-level const)" %
+                        (module.path, module.line_of(t), t.value))
+            else:
+                errors.append(
+                    "%s:%d: reads %s, which it neither imports nor declares "
+                    "(a global that user code can replace)" %
+                    (module.path, module.line_of(t), t.value))
+            reported.add(t.value)
+        used = {t.value for t in module.references}
         for kind, _, _ in module.imports:
             if kind in ("constants", "strings"):
-                body += " " + kind  # read by its own import statement
+                used.add(kind)  # read by its own import statement
+                if kind not in imported_locals:
+                    errors.append("%s: reads %s without importing it from "
+                                  "binding" % (module.path, kind))
+        if module.exports and not module.null_prototype_exports:
+            errors.append("%s: module.exports must begin with "
+                          "`__proto__: null`" % module.path)
         for kind, mid, names in module.imports:
             if kind == "require":
                 target = by_id.get(mid)
@@ -193,12 +613,14 @@ def link(modules, contract):
                 if imported not in available:
                     errors.append("%s: imports %s, which %s does not export" %
                                   (module.path, imported, what))
-                if not re.search(r"(?<![\w$.])%s(?![\w$])" %
-                                 re.escape(local), body):
+                if local not in used:
                     errors.append("%s: imports %s and never uses it" %
                                   (module.path, local))
         if module.id == PRIMORDIALS and module.requires:
             errors.append("%s: primordials take nothing" % module.path)
+    for module in modules:
+        module.reachable = [mid for _, mid in contract["functions"]] \
+            if module.id == ENTRY else []
     imported = {(mid, name) for name, mid in contract["functions"]}
     for module in modules:
         for kind, mid, names in module.imports:
@@ -248,42 +670,83 @@ def link(modules, contract):
     return order
 
 
-def empty_comment_lines(text):
-    lines = text.split("\n")
-    for i, line in enumerate(lines):
-        if line.lstrip().startswith("//"):
-            lines[i] = ""
-    return lines
+def empty_comment_lines(module):
+    """The module's lines, with each line that holds only comments (outside
+    any string or template literal) emptied."""
+    lines = module.source.rstrip("\n").split("\n")
+    starts, pos = [], 0
+    for line in lines:
+        starts.append(pos)
+        pos += len(line) + 1
+
+    def lines_of(tokens):
+        found, line = set(), 0
+        for t in tokens:
+            while line + 1 < len(starts) and starts[line + 1] <= t.start:
+                line += 1
+            last = line
+            while last + 1 < len(starts) and starts[last + 1] < t.end:
+                last += 1
+            found.update(range(line, last + 1))
+        return found
+
+    # A line is kept if any code is on it, or inside a token of code that
+    # spans lines (a template literal).
+    keep = lines_of(t for t in module.tokens if t.kind != "comment")
+    comment_lines = lines_of(t for t in module.tokens if t.kind == "comment")
+    return [("" if i in comment_lines and i not in keep else text)
+            for i, text in enumerate(lines)]
 
 
 def generate(order):
-    """The script, and [(module id, line offset)]."""
+    """The script, and [(module id, line offset)].
+
+    The script is `((...fns) => function(binding) {...})(f1, f2, ...)`:
+    each module is a function written at the script's top level, so its
+    only scope is its own parameters, named by what it imports (module,
+    primordials, binding, require); the linker's table of modules and the
+    binding are not in its scope. Each module gets a `require` that reaches
+    only the modules it imports (the entry's also reaches the modules of
+    ASYNCCTX_LAYER_FUNCTIONS, through the ids the binding lists)."""
     # Line 1 is no code: V8 places an error thrown before any of the layer's
     # code runs there (src/runtime_impl.cc relies on it).
     lines = [
         "// The asyncctx JavaScript layer, linked by tools/js2c.py.",
         "'use strict';",
-        "(function(binding) {",
+        "((...fns) => function(binding) {",
         "const modules = {__proto__: null};",
-        "const require = (id) => modules[id];",
+        "const requireOf = (table) => (id) => table[id];",
     ]
+    for index, module in enumerate(order):
+        args = []
+        for param in module.params:
+            if param == "module":
+                args.append("{__proto__: null, exports: undefined}")
+            elif param == "primordials":
+                args.append("modules['%s']" % PRIMORDIALS)
+            elif param == "binding":
+                args.append("binding")
+            else:
+                ids = sorted(set(module.requires) - {PRIMORDIALS} |
+                             set(module.reachable))
+                args.append("requireOf({__proto__: null%s})" % "".join(
+                    ", '%s': modules['%s']" % (mid, mid) for mid in ids))
+        lines.append("modules['%s'] = fns[%d](%s);" % (module.id, index,
+                                                       ", ".join(args)))
+    lines.append("return modules['%s'];" % ENTRY)
+    lines.append("})(")
     offsets = []
     for module in order:
-        body = empty_comment_lines(module.source.rstrip("\n"))
+        body = empty_comment_lines(module)
         # The module's first line (its copyright comment) holds the opening
         # of its function, so its lines keep their numbers.
         offsets.append((module.id, len(lines)))
-        params = "module" if module.id == PRIMORDIALS else \
-            "module, primordials"
-        args = "{__proto__: null, exports: undefined}"
-        if module.id != PRIMORDIALS:
-            args += ", modules['%s']" % PRIMORDIALS
-        lines.append("modules['%s'] = (function(%s) {" % (module.id, params))
+        # In parentheses: V8 compiles it eagerly, as it runs at once.
+        lines.append("(function(%s) {" % ", ".join(module.params))
         lines.extend(body[1:])
         lines.append("return module.exports;")
-        lines.append("})(%s);" % args)
-    lines.append("return modules['%s'];" % ENTRY)
-    lines.append("});")
+        lines.append("}),")
+    lines.append(");")
     return "\n".join(lines) + "\n", offsets
 
 

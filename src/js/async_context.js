@@ -217,6 +217,7 @@ defineValue(AsyncContext, 'Snapshot', Snapshot, true, false);
 defineValue(AsyncContext, SymbolToStringTag, 'AsyncContext', false, false);
 
 module.exports = {
+  __proto__: null,
   makeRunMethod,
   lookup,
   AsyncContext,

@@ -125,6 +125,7 @@ function runWithArgs(fn, ...args) {
 }
 
 module.exports = {
+  __proto__: null,
   AsyncLocalStorage,
   enterWithPossible,
 };

@@ -225,5 +225,6 @@ class AsyncResource {
 }
 
 module.exports = {
+  __proto__: null,
   AsyncResource,
 };

@@ -40,6 +40,7 @@ function markDestroyedByHand(asyncId) {
 }
 
 module.exports = {
+  __proto__: null,
   trackForDestroy,
   markDestroyedByHand,
 };

@@ -134,6 +134,7 @@ function makeNodeError(kind, code, message) {
 }
 
 module.exports = {
+  __proto__: null,
   safeConstructorName,
   makeError,
   invalidArgType,

@@ -155,6 +155,7 @@ function resetAfterTermination() {
 }
 
 module.exports = {
+  __proto__: null,
   resources,
   pushAsyncContext,
   popAsyncContext,

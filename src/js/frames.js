@@ -172,6 +172,7 @@ function stampPromise(promise, frame, asyncId, triggerId) {
 }
 
 module.exports = {
+  __proto__: null,
   getFrame,
   setFrame,
   restoreFrame,

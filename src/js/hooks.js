@@ -230,6 +230,7 @@ function createHook(callbacks) {
 }
 
 module.exports = {
+  __proto__: null,
   createHook,
   emitInit,
   emitBefore,

@@ -73,6 +73,7 @@ function defineValue(object, key, value, writable, enumerable) {
 }
 
 module.exports = {
+  __proto__: null,
   ReflectApply,
   ReflectHas,
   ObjectFreeze,

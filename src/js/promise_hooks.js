@@ -188,6 +188,7 @@ function resetAfterTermination() {
 }
 
 module.exports = {
+  __proto__: null,
   refreshPromiseHooks,
   activateRepairOnce,
   resetAfterTermination,

@@ -217,6 +217,7 @@ function resetAfterTermination() {
 }
 
 module.exports = {
+  __proto__: null,
   queueMicrotask,
   resetAfterTermination,
 };

@@ -30,5 +30,6 @@ function resetAfterTermination() {
 }
 
 module.exports = {
+  __proto__: null,
   resetAfterTermination,
 };

@@ -117,6 +117,7 @@ function resetAfterTermination() {
 }
 
 module.exports = {
+  __proto__: null,
   markFrameDirty,
   clearFrameDirty,
   resetDirtyFrame,
