@@ -9,7 +9,7 @@
 //   ratio        (+install) / context: the target is at most 1.5
 //   first        the same two for the first context of a fresh isolate
 //                (V8's per-isolate compilation cache is still empty)
-//   compile      the JavaScript layer (src/js/*.js joined as js2c.py does)
+//   compile      the JavaScript layer (the build's kAsyncctxSource)
 //                compiled cold in a fresh isolate, and again with a V8 code
 //                cache made from that compilation (produceCachedData /
 //                cachedData, i.e. ScriptCompiler::CreateCodeCache and
@@ -28,17 +28,16 @@ let asyncctx;
 const now = () => Number(process.hrtime.bigint()) / 1e3;  // microseconds
 const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
 
-function layerSource(root) {
-  const build = fs.readFileSync(path.join(root, 'BUILD.gn'), 'utf8');
-  const list = build.slice(build.indexOf('action("js_sources")'));
-  const files = [...list.slice(0, list.indexOf(']')).matchAll(
-      /"(src\/js\/[a-z_]+\.js)"/g)].map((m) => m[1]);
-  const text = files.map((f) => {
-    const data = fs.readFileSync(path.join(root, f), 'utf8');
-    return data.endsWith('\n') ? data : data + '\n';
-  }).join('');
-  return text.split('\n').map((line, i) =>
-    i > 0 && line.trimStart().startsWith('//') ? '' : line).join('\n');
+// The layer exactly as the library compiles it: the bytes of
+// internal::kAsyncctxSource in the build's generated js_sources.cc (the
+// project is out/v8-<v8>/isolated_vm/project).
+function layerSource(projectDir) {
+  const generated = fs.readFileSync(
+      path.join(projectDir, '..', '..', 'gen', 'src', 'js_sources.cc'), 'utf8');
+  const begin = generated.indexOf('kAsyncctxSource[] = {');
+  const body = generated.slice(begin, generated.indexOf('};', begin));
+  const bytes = body.slice(body.indexOf('{') + 1).match(/\d+/g).map(Number);
+  return Buffer.from(bytes).toString('utf8').replace(/\0+$/, '');
 }
 
 function perContext(isolate, count, install) {
@@ -51,7 +50,7 @@ function perContext(isolate, count, install) {
   return (now() - start) / count;
 }
 
-function measure(root, quick) {
+function measure(projectDir, quick) {
   const rounds = quick ? 3 : 7;
   const count = quick ? 30 : 100;
   const result = {};
@@ -87,7 +86,7 @@ function measure(root, quick) {
   result.firstInstall = median(firstInstalled);
 
   // Compiling the layer, cold, and with a code cache.
-  const source = layerSource(root);
+  const source = layerSource(projectDir);
   const cold = [];
   const cached = [];
   let rejected = 0;
@@ -123,7 +122,7 @@ function run(projectDir, root, quick) {
   const projectRequire = createRequire(path.join(projectDir, 'package.json'));
   ivm = projectRequire('isolated-vm');
   asyncctx = projectRequire('asyncctx-isolated-vm');
-  const r = measure(root, quick);
+  const r = measure(projectDir, quick);
   const f = (us) => `${us.toFixed(0)} us`;
   console.log(`# context      ${f(r.context)} per createContextSync()`);
   console.log(`# +install     ${f(r.install)} per createContextSync() + ` +
