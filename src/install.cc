@@ -70,6 +70,7 @@ void CaptureMethod(v8::Local<v8::Context> context,
 // Compiles the JavaScript layer and calls it with `binding`; captures the
 // layer's entry points in `state`, and returns its exports and internals.
 v8::Maybe<bool> RunJavaScriptLayer(v8::Local<v8::Context> context,
+                                   bool use_code_cache,
                                    ContextState* state,
                                    v8::Local<v8::Object> binding,
                                    v8::Local<v8::Array> stack_views,
@@ -93,7 +94,7 @@ v8::Maybe<bool> RunJavaScriptLayer(v8::Local<v8::Context> context,
   v8::Local<v8::Value> factory;
   v8::Local<v8::Value> argv[] = {binding};
   v8::Local<v8::Value> layer_value;
-  if (!LayerCompilation::Compile(context, source, origin, /*use_cache=*/true,
+  if (!LayerCompilation::Compile(context, source, origin, use_code_cache,
                                  &compilation)
            .ToLocal(&script) ||
       !script->Run(context).ToLocal(&factory) || !factory->IsFunction() ||
@@ -326,8 +327,8 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
 
   v8::Local<v8::Object> exports;
   v8::Local<v8::Object> internals;
-  if (RunJavaScriptLayer(context, state, binding, stack_views, &exports,
-                         &internals)
+  if (RunJavaScriptLayer(context, install_options.code_cache, state, binding,
+                         stack_views, &exports, &internals)
           .IsNothing()) {
     return v8::Nothing<bool>();
   }

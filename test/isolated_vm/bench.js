@@ -7,7 +7,8 @@
 //   context      isolate.createContextSync() alone, per context
 //   +install     createContextSync() + asyncctx.installSync(), per context
 //   ratio        (+install) / context: the target is at most 1.5
-//   first        the same two for the first context of a fresh isolate
+//   no cache     createContextSync() + installSync({codeCache: false})
+//   first        the same three for the first context of a fresh isolate
 //                (V8's per-isolate compilation cache is still empty)
 //   compile      the JavaScript layer (the build's kAsyncctxSource)
 //                compiled cold in a fresh isolate, and again with a V8 code
@@ -40,11 +41,15 @@ function layerSource(projectDir) {
   return Buffer.from(bytes).toString('utf8').replace(/\0+$/, '');
 }
 
+// install: false (createContextSync() alone), true, or 'nocache' (install
+// with {codeCache: false}: the layer compiled from source, as before the
+// library had a code cache).
 function perContext(isolate, count, install) {
+  const options = {onError() {}, codeCache: install !== 'nocache'};
   const start = now();
   for (let i = 0; i < count; i++) {
     const context = isolate.createContextSync();
-    if (install) asyncctx.installSync(context, {onError() {}});
+    if (install) asyncctx.installSync(context, options);
     context.release();
   }
   return (now() - start) / count;
@@ -58,32 +63,37 @@ function measure(projectDir, quick) {
   // Steady state: many contexts in one isolate each.
   const plainIsolate = new ivm.Isolate({memoryLimit: 128});
   const installIsolate = new ivm.Isolate({memoryLimit: 128});
+  const noCacheIsolate = new ivm.Isolate({memoryLimit: 128});
   perContext(plainIsolate, 10, false);
   perContext(installIsolate, 10, true);
+  perContext(noCacheIsolate, 10, 'nocache');
   const plain = [];
   const installed = [];
+  const noCache = [];
   for (let r = 0; r < rounds; r++) {
     plain.push(perContext(plainIsolate, count, false));
     installed.push(perContext(installIsolate, count, true));
+    noCache.push(perContext(noCacheIsolate, count, 'nocache'));
   }
   plainIsolate.dispose();
   installIsolate.dispose();
+  noCacheIsolate.dispose();
   result.context = median(plain);
   result.install = median(installed);
+  result.installNoCache = median(noCache);
 
   // The first context of a fresh isolate (isolate creation not counted).
-  const firstPlain = [];
-  const firstInstalled = [];
+  const first = {false: [], true: [], nocache: []};
   for (let r = 0; r < rounds * 3; r++) {
-    for (const install of [false, true]) {
+    for (const install of [false, true, 'nocache']) {
       const isolate = new ivm.Isolate({memoryLimit: 128});
-      (install ? firstInstalled : firstPlain).push(
-          perContext(isolate, 1, install));
+      first[install].push(perContext(isolate, 1, install));
       isolate.dispose();
     }
   }
-  result.firstContext = median(firstPlain);
-  result.firstInstall = median(firstInstalled);
+  result.firstContext = median(first.false);
+  result.firstInstall = median(first.true);
+  result.firstNoCache = median(first.nocache);
 
   // Compiling the layer, cold, and with a code cache.
   const source = layerSource(projectDir);
@@ -130,8 +140,13 @@ function run(projectDir, root, quick) {
   console.log(`# ratio        ${(r.install / r.context).toFixed(2)} (install ` +
               `adds ${((r.install / r.context - 1) * 100).toFixed(0)}%; ` +
               `target at most 50%)`);
+  console.log(`# no cache     ${f(r.installNoCache)} per createContextSync() ` +
+              `+ installSync({codeCache: false}) (ratio ` +
+              `${(r.installNoCache / r.context).toFixed(2)})`);
   console.log(`# first        ${f(r.firstContext)} / ${f(r.firstInstall)} ` +
-              `(ratio ${(r.firstInstall / r.firstContext).toFixed(2)}) for ` +
+              `(ratio ${(r.firstInstall / r.firstContext).toFixed(2)}; ` +
+              `without the code cache ${f(r.firstNoCache)}, ratio ` +
+              `${(r.firstNoCache / r.firstContext).toFixed(2)}) for ` +
               `the first context of a fresh isolate`);
   console.log(`# compile      layer (${r.sourceBytes} bytes): cold ` +
               `${f(r.compileCold)}, with a code cache (${r.cacheBytes} bytes` +

@@ -82,6 +82,28 @@ TEST_F(CodeCacheTest, IsolatesOnOtherThreadsConsumeTheCache) {
   EXPECT_EQ(used.rejected, made.rejected);
 }
 
+TEST_F(CodeCacheTest, InstallWithoutTheCacheNeitherUsesNorMakesIt) {
+  TestIsolate env;
+  v8::Isolate::Scope isolate_scope(env.isolate());
+  v8::HandleScope handle_scope(env.isolate());
+  InstallOptions options;
+  options.code_cache = false;
+  for (bool with_cache : {true, false}) {
+    if (!with_cache)
+      RuntimeTesting::SetLayerCodeCache("");
+    Stats before = RuntimeTesting::LayerCodeCache();
+    v8::Local<v8::Context> context = v8::Context::New(env.isolate());
+    ASSERT_TRUE(env.runtime()->Install(context, options).FromMaybe(false));
+    EXPECT_EQ(env.RunStringIn(context, "typeof new AsyncLocalStorage().run"),
+              "function");
+    Stats after = RuntimeTesting::LayerCodeCache();
+    EXPECT_EQ(after.consumed, before.consumed);
+    EXPECT_EQ(after.produced, before.produced);
+    EXPECT_EQ(after.rejected, before.rejected);
+    EXPECT_EQ(after.bytes, before.bytes);
+  }
+}
+
 TEST_F(CodeCacheTest, RejectedCacheFallsBackToACompileAndIsReplaced) {
   // Bytes that are not a code cache of this V8 (V8 checks their header:
   // magic number, version and flag hashes, source hash, length).
