@@ -41,6 +41,7 @@ class ASYNCCTX_EXPORT RuntimeTesting {
     size_t rejected = 0;  // Install()s whose cache V8 rejected
     size_t bytes = 0;     // size of the current cache; 0 if there is none
   };
+  // The counters and size of the layer's code cache, now.
   static LayerCodeCacheStats LayerCodeCache();
 
   // Replaces the current cache with `bytes` (empty: no cache, so that the
