@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "absl/cleanup/cleanup.h"
+#include "src/code_cache.h"
 #include "src/context_state.h"
 #include "src/errors.h"
 #include "src/js_bindings.h"
@@ -69,6 +70,7 @@ void CaptureMethod(v8::Local<v8::Context> context,
 // Compiles the JavaScript layer and calls it with `binding`; captures the
 // layer's entry points in `state`, and returns its exports and internals.
 v8::Maybe<bool> RunJavaScriptLayer(v8::Local<v8::Context> context,
+                                   bool use_code_cache,
                                    ContextState* state,
                                    v8::Local<v8::Object> binding,
                                    v8::Local<v8::Array> stack_views,
@@ -86,11 +88,15 @@ v8::Maybe<bool> RunJavaScriptLayer(v8::Local<v8::Context> context,
   }
   v8::ScriptOrigin origin = compat::MakeScriptOrigin(
       isolate, Str(isolate, internal::kAsyncctxScriptName));
+  // With the process-wide code cache (src/code_cache.h) when there is one.
+  LayerCompilation compilation;
   v8::Local<v8::Script> script;
   v8::Local<v8::Value> factory;
   v8::Local<v8::Value> argv[] = {binding};
   v8::Local<v8::Value> layer_value;
-  if (!v8::Script::Compile(context, source, &origin).ToLocal(&script) ||
+  if (!LayerCompilation::Compile(context, source, origin, use_code_cache,
+                                 &compilation)
+           .ToLocal(&script) ||
       !script->Run(context).ToLocal(&factory) || !factory->IsFunction() ||
       !factory.As<v8::Function>()
            ->Call(context, v8::Undefined(isolate), 1, argv)
@@ -98,6 +104,8 @@ v8::Maybe<bool> RunJavaScriptLayer(v8::Local<v8::Context> context,
       !layer_value->IsObject()) {
     return v8::Nothing<bool>();
   }
+  // After the run, so that the cache holds the functions it compiled.
+  compilation.ProduceIfNeeded(script);
   v8::Local<v8::Object> layer = layer_value.As<v8::Object>();
   v8::Local<v8::Value> exports_value;
   v8::Local<v8::Value> internals_value;
@@ -319,8 +327,8 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
 
   v8::Local<v8::Object> exports;
   v8::Local<v8::Object> internals;
-  if (RunJavaScriptLayer(context, state, binding, stack_views, &exports,
-                         &internals)
+  if (RunJavaScriptLayer(context, install_options.code_cache, state, binding,
+                         stack_views, &exports, &internals)
           .IsNothing()) {
     return v8::Nothing<bool>();
   }

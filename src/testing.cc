@@ -2,12 +2,30 @@
 
 #include "asyncctx/testing.h"
 
+#include <memory>
+
+#include "src/code_cache.h"
 #include "src/runtime_impl.h"
 
 namespace asyncctx {
 
 size_t RuntimeTesting::TrackedResourceCount(const Runtime& runtime) {
   return static_cast<const RuntimeImpl&>(runtime).TrackedResourceCount();
+}
+
+RuntimeTesting::LayerCodeCacheStats RuntimeTesting::LayerCodeCache() {
+  asyncctx::LayerCodeCacheStats internal = GetLayerCodeCacheStats();
+  LayerCodeCacheStats stats;
+  stats.produced = internal.produced;
+  stats.consumed = internal.consumed;
+  stats.rejected = internal.rejected;
+  stats.bytes = internal.bytes;
+  return stats;
+}
+
+void RuntimeTesting::SetLayerCodeCache(const std::string& bytes) {
+  asyncctx::SetLayerCodeCache(
+      bytes.empty() ? nullptr : std::make_shared<const std::string>(bytes));
 }
 
 }  // namespace asyncctx

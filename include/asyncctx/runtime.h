@@ -66,6 +66,11 @@ struct InstallOptions {
   // Namespace shaped like node:async_hooks: createHook, executionAsyncId,
   // triggerAsyncId, executionAsyncResource, AsyncLocalStorage, AsyncResource.
   std::string async_hooks = "asyncHooks";
+  // Compile the JavaScript layer with the process-wide V8 code cache (made
+  // by the first Install() of the process that has this on, and shared by
+  // every isolate after it; docs/embedding.md, "What Install costs"). False
+  // compiles it from source, as when there is no cache yet.
+  bool code_cache = true;
 };
 
 // An exception that escaped a hook callback (init, before, after, destroy,

@@ -15,6 +15,7 @@
 #define ASYNCCTX_TESTING_H_
 
 #include <cstddef>
+#include <string>
 
 #include "asyncctx/export.h"
 #include "asyncctx/runtime.h"
@@ -30,6 +31,24 @@ class ASYNCCTX_EXPORT RuntimeTesting {
   // destroy hook is enabled) currently registered for GC-driven destroy
   // tracking, over all of `runtime`'s live contexts.
   static size_t TrackedResourceCount(const Runtime& runtime);
+
+  // The process-wide code cache of the JavaScript layer (made by the first
+  // Install() of the process, used by the later ones in any isolate; see
+  // docs/embedding.md). The counters only grow.
+  struct LayerCodeCacheStats {
+    size_t produced = 0;  // caches made from a compilation
+    size_t consumed = 0;  // Install()s that compiled with a cache V8 accepted
+    size_t rejected = 0;  // Install()s whose cache V8 rejected
+    size_t bytes = 0;     // size of the current cache; 0 if there is none
+  };
+  // The counters and size of the layer's code cache, now.
+  static LayerCodeCacheStats LayerCodeCache();
+
+  // Replaces the current cache with `bytes` (empty: no cache, so that the
+  // next Install() compiles from source and makes one). Bytes that V8 does
+  // not accept make the next Install() compile from source and replace
+  // them.
+  static void SetLayerCodeCache(const std::string& bytes);
 };
 
 }  // namespace asyncctx

@@ -504,7 +504,8 @@ bool ReadName(v8::Isolate* isolate,
   return true;
 }
 
-// install(namesJson, onError): inside the context to install into.
+// install(settingsJson, onError): inside the context to install into;
+// settingsJson is {names..., codeCache}.
 void InstallCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
   v8::Local<v8::Context> context = isolate->GetCurrentContext();
@@ -530,6 +531,11 @@ void InstallCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
                   &install.async_hooks)) {
       return;
     }
+    v8::Local<v8::Value> code_cache;
+    if (!names->Get(context, Str(isolate, "codeCache")).ToLocal(&code_cache))
+      return;
+    if (code_cache->IsBoolean())
+      install.code_cache = code_cache->IsTrue();
   }
   IsolateRecord* record = RecordFor(isolate, context);
   if (record == nullptr)

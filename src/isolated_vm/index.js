@@ -82,6 +82,13 @@ function prepare(options) {
       names[key] = value;
     }
   }
+  if (options.codeCache !== undefined) {
+    if (typeof options.codeCache !== 'boolean') {
+      throw new TypeError('asyncctx-isolated-vm: codeCache must be a boolean');
+    }
+    // Travels with the names (the module reads it from the same object).
+    names.codeCache = options.codeCache;
+  }
   const onError = options.onError === undefined ? defaultOnError :
                                                   options.onError;
   if (typeof onError !== 'function') {

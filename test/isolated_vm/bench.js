@@ -7,9 +7,10 @@
 //   context      isolate.createContextSync() alone, per context
 //   +install     createContextSync() + asyncctx.installSync(), per context
 //   ratio        (+install) / context: the target is at most 1.5
-//   first        the same two for the first context of a fresh isolate
+//   no cache     createContextSync() + installSync({codeCache: false})
+//   first        the same three for the first context of a fresh isolate
 //                (V8's per-isolate compilation cache is still empty)
-//   compile      the JavaScript layer (src/js/*.js joined as js2c.py does)
+//   compile      the JavaScript layer (the build's kAsyncctxSource)
 //                compiled cold in a fresh isolate, and again with a V8 code
 //                cache made from that compilation (produceCachedData /
 //                cachedData, i.e. ScriptCompiler::CreateCodeCache and
@@ -28,30 +29,33 @@ let asyncctx;
 const now = () => Number(process.hrtime.bigint()) / 1e3;  // microseconds
 const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
 
-function layerSource(root) {
-  const build = fs.readFileSync(path.join(root, 'BUILD.gn'), 'utf8');
-  const list = build.slice(build.indexOf('action("js_sources")'));
-  const files = [...list.slice(0, list.indexOf(']')).matchAll(
-      /"(src\/js\/[a-z_]+\.js)"/g)].map((m) => m[1]);
-  const text = files.map((f) => {
-    const data = fs.readFileSync(path.join(root, f), 'utf8');
-    return data.endsWith('\n') ? data : data + '\n';
-  }).join('');
-  return text.split('\n').map((line, i) =>
-    i > 0 && line.trimStart().startsWith('//') ? '' : line).join('\n');
+// The layer exactly as the library compiles it: the bytes of
+// internal::kAsyncctxSource in the build's generated js_sources.cc (the
+// project is out/v8-<v8>/isolated_vm/project).
+function layerSource(projectDir) {
+  const generated = fs.readFileSync(
+      path.join(projectDir, '..', '..', 'gen', 'src', 'js_sources.cc'), 'utf8');
+  const begin = generated.indexOf('kAsyncctxSource[] = {');
+  const body = generated.slice(begin, generated.indexOf('};', begin));
+  const bytes = body.slice(body.indexOf('{') + 1).match(/\d+/g).map(Number);
+  return Buffer.from(bytes).toString('utf8').replace(/\0+$/, '');
 }
 
+// install: false (createContextSync() alone), true, or 'nocache' (install
+// with {codeCache: false}: the layer compiled from source, as before the
+// library had a code cache).
 function perContext(isolate, count, install) {
+  const options = {onError() {}, codeCache: install !== 'nocache'};
   const start = now();
   for (let i = 0; i < count; i++) {
     const context = isolate.createContextSync();
-    if (install) asyncctx.installSync(context, {onError() {}});
+    if (install) asyncctx.installSync(context, options);
     context.release();
   }
   return (now() - start) / count;
 }
 
-function measure(root, quick) {
+function measure(projectDir, quick) {
   const rounds = quick ? 3 : 7;
   const count = quick ? 30 : 100;
   const result = {};
@@ -59,35 +63,40 @@ function measure(root, quick) {
   // Steady state: many contexts in one isolate each.
   const plainIsolate = new ivm.Isolate({memoryLimit: 128});
   const installIsolate = new ivm.Isolate({memoryLimit: 128});
+  const noCacheIsolate = new ivm.Isolate({memoryLimit: 128});
   perContext(plainIsolate, 10, false);
   perContext(installIsolate, 10, true);
+  perContext(noCacheIsolate, 10, 'nocache');
   const plain = [];
   const installed = [];
+  const noCache = [];
   for (let r = 0; r < rounds; r++) {
     plain.push(perContext(plainIsolate, count, false));
     installed.push(perContext(installIsolate, count, true));
+    noCache.push(perContext(noCacheIsolate, count, 'nocache'));
   }
   plainIsolate.dispose();
   installIsolate.dispose();
+  noCacheIsolate.dispose();
   result.context = median(plain);
   result.install = median(installed);
+  result.installNoCache = median(noCache);
 
   // The first context of a fresh isolate (isolate creation not counted).
-  const firstPlain = [];
-  const firstInstalled = [];
+  const first = {false: [], true: [], nocache: []};
   for (let r = 0; r < rounds * 3; r++) {
-    for (const install of [false, true]) {
+    for (const install of [false, true, 'nocache']) {
       const isolate = new ivm.Isolate({memoryLimit: 128});
-      (install ? firstInstalled : firstPlain).push(
-          perContext(isolate, 1, install));
+      first[install].push(perContext(isolate, 1, install));
       isolate.dispose();
     }
   }
-  result.firstContext = median(firstPlain);
-  result.firstInstall = median(firstInstalled);
+  result.firstContext = median(first.false);
+  result.firstInstall = median(first.true);
+  result.firstNoCache = median(first.nocache);
 
   // Compiling the layer, cold, and with a code cache.
-  const source = layerSource(root);
+  const source = layerSource(projectDir);
   const cold = [];
   const cached = [];
   let rejected = 0;
@@ -123,7 +132,7 @@ function run(projectDir, root, quick) {
   const projectRequire = createRequire(path.join(projectDir, 'package.json'));
   ivm = projectRequire('isolated-vm');
   asyncctx = projectRequire('asyncctx-isolated-vm');
-  const r = measure(root, quick);
+  const r = measure(projectDir, quick);
   const f = (us) => `${us.toFixed(0)} us`;
   console.log(`# context      ${f(r.context)} per createContextSync()`);
   console.log(`# +install     ${f(r.install)} per createContextSync() + ` +
@@ -131,8 +140,13 @@ function run(projectDir, root, quick) {
   console.log(`# ratio        ${(r.install / r.context).toFixed(2)} (install ` +
               `adds ${((r.install / r.context - 1) * 100).toFixed(0)}%; ` +
               `target at most 50%)`);
+  console.log(`# no cache     ${f(r.installNoCache)} per createContextSync() ` +
+              `+ installSync({codeCache: false}) (ratio ` +
+              `${(r.installNoCache / r.context).toFixed(2)})`);
   console.log(`# first        ${f(r.firstContext)} / ${f(r.firstInstall)} ` +
-              `(ratio ${(r.firstInstall / r.firstContext).toFixed(2)}) for ` +
+              `(ratio ${(r.firstInstall / r.firstContext).toFixed(2)}; ` +
+              `without the code cache ${f(r.firstNoCache)}, ratio ` +
+              `${(r.firstNoCache / r.firstContext).toFixed(2)}) for ` +
               `the first context of a fresh isolate`);
   console.log(`# compile      layer (${r.sourceBytes} bytes): cold ` +
               `${f(r.compileCold)}, with a code cache (${r.cacheBytes} bytes` +
