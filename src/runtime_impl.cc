@@ -93,6 +93,10 @@ RuntimeImpl::RuntimeImpl(v8::Isolate* isolate, RuntimeOptions options)
   if (options_.on_unhandled_rejection) {
     isolate->SetPromiseRejectCallback(OnPromiseReject);
   }
+  if (options_.host_checkpoints) {
+    isolate->AddCallCompletedCallback(OnCallCompleted);
+    isolate->AddBeforeCallEnteredCallback(OnBeforeCallEntered);
+  }
 }
 
 void RuntimeImpl::RegisterMicrotaskQueue(v8::MicrotaskQueue* queue) {
@@ -119,6 +123,10 @@ RuntimeImpl::~RuntimeImpl() {
   v8::Isolate::Scope isolate_scope(isolate);
   v8::HandleScope handle_scope(isolate);
   isolate->RemoveMessageListeners(OnMessage);
+  if (options_.host_checkpoints) {
+    isolate->RemoveCallCompletedCallback(OnCallCompleted);
+    isolate->RemoveBeforeCallEnteredCallback(OnBeforeCallEntered);
+  }
   for (v8::MicrotaskQueue* queue : microtask_queues_)
     queue->RemoveMicrotasksCompletedCallback(OnMicrotasksCompleted, this);
   if (options_.on_unhandled_rejection) {

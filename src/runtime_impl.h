@@ -209,6 +209,19 @@ class RuntimeImpl final : public Runtime {
   static void OnPromiseReject(v8::PromiseRejectMessage message);
   // checkpoint.cc
   static void OnMicrotasksCompleted(v8::Isolate* isolate, void* data);
+  // RuntimeOptions::host_checkpoints: V8's callbacks at the end of every
+  // outermost call and before every call into JavaScript.
+  static void OnCallCompleted(v8::Isolate* isolate);
+  static void OnBeforeCallEntered(v8::Isolate* isolate);
+  // The end of a host's task or checkpoint (host_checkpoints): recovery
+  // after termination, rejections, destroy hooks, the root frame. Does
+  // nothing while the runtime itself runs JavaScript or a CallbackScope is
+  // open. `checkpoint_ended`: a microtask checkpoint ended (not only a
+  // call).
+  void EndHostTask(bool checkpoint_ended);
+  // Makes the root frame current (in every installed context where V8 keeps
+  // the continuation data per context).
+  void EnterRootFrames();
 
   RuntimeOptions options_;
   const uint64_t generation_;
@@ -225,8 +238,12 @@ class RuntimeImpl final : public Runtime {
   std::vector<v8::MicrotaskQueue*> microtask_queues_;
   RejectionTracker rejections_;
   bool destroy_task_posted_ = false;
-  // A microtask checkpoint ended in TerminateExecution.
+  // A microtask checkpoint ended in TerminateExecution (or, with
+  // host_checkpoints, JavaScript was abandoned): the layer's bookkeeping is
+  // reset before JavaScript runs again.
   bool checkpoint_terminated_ = false;
+  // EndHostTask is running (its JavaScript may end a nested checkpoint).
+  bool in_host_task_end_ = false;
   // Contexts whose queue holds a terminated callback's microtasks, to drop
   // once the isolate no longer terminates (weak: a collected context's queue
   // is gone with it).
