@@ -297,7 +297,8 @@ void RuntimeImpl::AdoptState(v8::Local<v8::Context> context,
   state->context.SetWeak(state, OnContextCollected,
                          v8::WeakCallbackType::kParameter);
   state->serial = next_state_serial_++;
-  RegisterMicrotaskQueue(context->GetMicrotaskQueue());
+  state->microtask_queue = context->GetMicrotaskQueue();
+  RegisterMicrotaskQueue(state->microtask_queue);
   states_.emplace(state, std::move(owned_state));
 }
 

@@ -178,7 +178,26 @@ void RuntimeImpl::OnContextCollected(
     const v8::WeakCallbackInfo<ContextState>& info) {
   ContextState* state = info.GetParameter();
   state->context.Reset();
-  state->runtime->states_.erase(state);
+  RuntimeImpl* runtime = state->runtime;
+  v8::MicrotaskQueue* queue = state->microtask_queue;
+  runtime->states_.erase(state);
+  runtime->ReleaseMicrotaskQueue(queue);
+}
+
+void RuntimeImpl::ReleaseMicrotaskQueue(v8::MicrotaskQueue* queue) {
+  // The host may destroy a context's own queue once the context is gone (as
+  // V8 requires): unregister while the queue is certainly alive, when its
+  // last installed context is collected.
+  for (const auto& [state, owned] : states_) {
+    if (state->microtask_queue == queue)
+      return;
+  }
+  auto it =
+      std::find(microtask_queues_.begin(), microtask_queues_.end(), queue);
+  if (it == microtask_queues_.end())
+    return;
+  queue->RemoveMicrotasksCompletedCallback(OnMicrotasksCompleted, this);
+  microtask_queues_.erase(it);
 }
 
 std::vector<ContextState*> RuntimeImpl::SnapshotStates() const {

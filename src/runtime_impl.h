@@ -200,6 +200,9 @@ class RuntimeImpl final : public Runtime {
   // Adds OnMicrotasksCompleted to `queue` once (each context may have its
   // own queue; the isolate's default queue is shared).
   void RegisterMicrotaskQueue(v8::MicrotaskQueue* queue);
+  // Removes OnMicrotasksCompleted from `queue` when no installed context
+  // uses it any more (called when a context is collected).
+  void ReleaseMicrotaskQueue(v8::MicrotaskQueue* queue);
 
   // Frees the state of a collected context.
   static void OnContextCollected(const v8::WeakCallbackInfo<ContextState>&);
