@@ -110,6 +110,11 @@ void RuntimeImpl::RegisterMicrotaskQueue(v8::MicrotaskQueue* queue) {
 }
 
 RuntimeImpl::~RuntimeImpl() {
+  if (orphaned_) {
+    FatalUsage("Runtime::~Runtime",
+               "the Runtime's isolate was disposed before the Runtime was "
+               "destroyed (destroy the Runtime first, or never)");
+  }
   v8::Isolate* isolate = this->isolate();
   if (busy_ > 0 || callback_scope_depth > 0) {
     FatalUsage(

@@ -77,6 +77,14 @@ class RuntimeImpl final : public Runtime {
   void EmitPendingDestroys() override;
   void SetThenableRepair(bool enabled) override;
 
+  // The runtime's isolate was disposed (a new isolate reuses its address):
+  // posted tasks do nothing from now on and the registry no longer knows the
+  // runtime. Touches no V8 API.
+  void OrphanFromDeadIsolate() {
+    orphaned_ = true;
+    alive_.reset();
+  }
+
   // RuntimeTesting::TrackedResourceCount (asyncctx/testing.h).
   size_t TrackedResourceCount() const;
 
@@ -254,6 +262,8 @@ class RuntimeImpl final : public Runtime {
   // Tasks posted to the platform hold a weak reference to this, so that a
   // task running after the runtime is gone does nothing.
   std::shared_ptr<RuntimeImpl*> alive_;
+  // OrphanFromDeadIsolate() was called.
+  bool orphaned_ = false;
 };
 
 }  // namespace asyncctx
