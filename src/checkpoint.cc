@@ -27,6 +27,78 @@ void RuntimeImpl::OnMicrotasksCompleted(v8::Isolate* isolate, void* data) {
   for (auto& [state, owned] : runtime->states_) {
     state->context_fields[kContextCheckpointGeneration]++;
   }
+  if (runtime->options_.host_checkpoints)
+    runtime->EndHostTask(/*checkpoint_ended=*/true);
+}
+
+void RuntimeImpl::OnCallCompleted(v8::Isolate* isolate) {
+  // V8 calls this with no call into JavaScript left open (and, with kAuto,
+  // after the checkpoint), also when the call was terminated.
+  RuntimeImpl* runtime = RuntimeRegistry::Find(isolate);
+  if (runtime != nullptr)
+    runtime->EndHostTask(/*checkpoint_ended=*/false);
+}
+
+void RuntimeImpl::OnBeforeCallEntered(v8::Isolate* isolate) {
+  // A task ended while the isolate was terminating: the layer's reset could
+  // not run then, and must before this call's JavaScript does.
+  RuntimeImpl* runtime = RuntimeRegistry::Find(isolate);
+  if (runtime == nullptr || !runtime->checkpoint_terminated_ ||
+      runtime->busy_ > 0 || runtime->callback_scope_depth > 0 ||
+      runtime->in_host_task_end_ || isolate->IsExecutionTerminating()) {
+    return;
+  }
+  runtime->in_host_task_end_ = true;
+  {
+    BusyScope busy(runtime);
+    runtime->RecoverFromTermination();
+  }
+  runtime->in_host_task_end_ = false;
+}
+
+void RuntimeImpl::EnterRootFrames() {
+  v8::Isolate* isolate = this->isolate();
+  for (auto& [state, owned] : states_) {
+    if (state->context.IsEmpty())
+      continue;
+    compat::SetContinuationData(isolate, state->context.Get(isolate),
+                                RootFrame(isolate, state));
+    if (compat::kContinuationDataPerIsolate)
+      break;
+  }
+}
+
+void RuntimeImpl::EndHostTask(bool checkpoint_ended) {
+  if (busy_ > 0 || callback_scope_depth > 0 || in_host_task_end_)
+    return;
+  v8::Isolate* isolate = this->isolate();
+  in_host_task_end_ = true;
+  v8::HandleScope handle_scope(isolate);
+  bool terminating = isolate->IsExecutionTerminating();
+  if (stack_.depth() > 0 || terminating) {
+    // No JavaScript of the isolate is running, so whatever is still pushed
+    // was abandoned by TerminateExecution.
+    checkpoint_terminated_ = true;
+    stack_.UnwindTo(0);
+    std::fill(host_resources_.begin(), host_resources_.end(), nullptr);
+  }
+  if (!terminating) {
+    BusyScope busy(this);
+    RecoverFromTermination();
+    DropDeferredMicrotasks();
+    // A kExplicit host checkpoints after the call: a rejection may still be
+    // handled by a job it runs.
+    if (options_.on_unhandled_rejection &&
+        (checkpoint_ended ||
+         isolate->GetMicrotasksPolicy() == v8::MicrotasksPolicy::kAuto)) {
+      rejections_.Process(options_.on_unhandled_rejection);
+    }
+    EmitPendingDestroys();
+  }
+  // Every task starts at the root frame: an enterWith (or a terminated
+  // run()) of this one does not reach the next.
+  EnterRootFrames();
+  in_host_task_end_ = false;
 }
 
 void RuntimeImpl::RecoverFromTermination() {

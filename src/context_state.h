@@ -20,6 +20,7 @@
 #include "v8-array-buffer.h"
 #include "v8-context.h"
 #include "v8-function.h"
+#include "v8-microtask-queue.h"
 #include "v8-object.h"
 #include "v8-persistent-handle.h"
 #include "v8-script.h"
@@ -139,6 +140,10 @@ struct ContextState {
   DestroyQueue destroys;
   // A microtask that emits `destroys` is queued (the queue hit its bound).
   bool destroy_flush_queued = false;
+  // The context's microtask queue (its own, or the isolate's default one).
+  // Not owned: the host may destroy its own queue once the context is
+  // collected, so it is never used after that.
+  v8::MicrotaskQueue* microtask_queue = nullptr;
 };
 
 }  // namespace asyncctx

@@ -245,14 +245,24 @@ v8::MaybeLocal<v8::Array> RuntimeImpl::StackViews() {
 
 bool RuntimeImpl::CheckInstallable(v8::Local<v8::Context> context) const {
   v8::Isolate* isolate = this->isolate();
-  if (isolate->GetMicrotasksPolicy() != v8::MicrotasksPolicy::kExplicit) {
+  v8::MicrotasksPolicy policy = isolate->GetMicrotasksPolicy();
+  if (policy == v8::MicrotasksPolicy::kScoped) {
+    // kScoped runs promise jobs when the host's MicrotasksScope closes,
+    // possibly with JavaScript of the isolate still running.
+    ThrowError(isolate,
+               "asyncctx: Runtime::Install(): the isolate's microtasks policy "
+               "must not be v8::MicrotasksPolicy::kScoped (use kExplicit, or "
+               "kAuto with RuntimeOptions::host_checkpoints)");
+    return false;
+  }
+  if (policy != v8::MicrotasksPolicy::kExplicit && !options_.host_checkpoints) {
     // kAuto runs promise jobs inside callback scopes, before `after` and the
-    // frame restore; kScoped runs them when the host's MicrotasksScope
-    // closes, outside of Runtime::RunMicrotasks.
+    // frame restore.
     ThrowError(isolate,
                "asyncctx: Runtime::Install(): the isolate's microtasks policy "
                "must be v8::MicrotasksPolicy::kExplicit (asyncctx runs the "
-               "checkpoints itself)");
+               "checkpoints itself), or kAuto with "
+               "RuntimeOptions::host_checkpoints");
     return false;
   }
   if (IsInstalled(context)) {
@@ -295,7 +305,8 @@ void RuntimeImpl::AdoptState(v8::Local<v8::Context> context,
   state->context.SetWeak(state, OnContextCollected,
                          v8::WeakCallbackType::kParameter);
   state->serial = next_state_serial_++;
-  RegisterMicrotaskQueue(context->GetMicrotaskQueue());
+  state->microtask_queue = context->GetMicrotaskQueue();
+  RegisterMicrotaskQueue(state->microtask_queue);
   states_.emplace(state, std::move(owned_state));
 }
 

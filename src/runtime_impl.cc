@@ -93,6 +93,10 @@ RuntimeImpl::RuntimeImpl(v8::Isolate* isolate, RuntimeOptions options)
   if (options_.on_unhandled_rejection) {
     isolate->SetPromiseRejectCallback(OnPromiseReject);
   }
+  if (options_.host_checkpoints) {
+    isolate->AddCallCompletedCallback(OnCallCompleted);
+    isolate->AddBeforeCallEnteredCallback(OnBeforeCallEntered);
+  }
 }
 
 void RuntimeImpl::RegisterMicrotaskQueue(v8::MicrotaskQueue* queue) {
@@ -106,6 +110,11 @@ void RuntimeImpl::RegisterMicrotaskQueue(v8::MicrotaskQueue* queue) {
 }
 
 RuntimeImpl::~RuntimeImpl() {
+  if (orphaned_) {
+    FatalUsage("Runtime::~Runtime",
+               "the Runtime's isolate was disposed before the Runtime was "
+               "destroyed (destroy the Runtime first, or never)");
+  }
   v8::Isolate* isolate = this->isolate();
   if (busy_ > 0 || callback_scope_depth > 0) {
     FatalUsage(
@@ -119,6 +128,10 @@ RuntimeImpl::~RuntimeImpl() {
   v8::Isolate::Scope isolate_scope(isolate);
   v8::HandleScope handle_scope(isolate);
   isolate->RemoveMessageListeners(OnMessage);
+  if (options_.host_checkpoints) {
+    isolate->RemoveCallCompletedCallback(OnCallCompleted);
+    isolate->RemoveBeforeCallEnteredCallback(OnBeforeCallEntered);
+  }
   for (v8::MicrotaskQueue* queue : microtask_queues_)
     queue->RemoveMicrotasksCompletedCallback(OnMicrotasksCompleted, this);
   if (options_.on_unhandled_rejection) {
@@ -170,7 +183,26 @@ void RuntimeImpl::OnContextCollected(
     const v8::WeakCallbackInfo<ContextState>& info) {
   ContextState* state = info.GetParameter();
   state->context.Reset();
-  state->runtime->states_.erase(state);
+  RuntimeImpl* runtime = state->runtime;
+  v8::MicrotaskQueue* queue = state->microtask_queue;
+  runtime->states_.erase(state);
+  runtime->ReleaseMicrotaskQueue(queue);
+}
+
+void RuntimeImpl::ReleaseMicrotaskQueue(v8::MicrotaskQueue* queue) {
+  // The host may destroy a context's own queue once the context is gone (as
+  // V8 requires): unregister while the queue is certainly alive, when its
+  // last installed context is collected.
+  for (const auto& [state, owned] : states_) {
+    if (state->microtask_queue == queue)
+      return;
+  }
+  auto it =
+      std::find(microtask_queues_.begin(), microtask_queues_.end(), queue);
+  if (it == microtask_queues_.end())
+    return;
+  queue->RemoveMicrotasksCompletedCallback(OnMicrotasksCompleted, this);
+  microtask_queues_.erase(it);
 }
 
 std::vector<ContextState*> RuntimeImpl::SnapshotStates() const {

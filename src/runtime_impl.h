@@ -77,6 +77,14 @@ class RuntimeImpl final : public Runtime {
   void EmitPendingDestroys() override;
   void SetThenableRepair(bool enabled) override;
 
+  // The runtime's isolate was disposed (a new isolate reuses its address):
+  // posted tasks do nothing from now on and the registry no longer knows the
+  // runtime. Touches no V8 API.
+  void OrphanFromDeadIsolate() {
+    orphaned_ = true;
+    alive_.reset();
+  }
+
   // RuntimeTesting::TrackedResourceCount (asyncctx/testing.h).
   size_t TrackedResourceCount() const;
 
@@ -200,6 +208,9 @@ class RuntimeImpl final : public Runtime {
   // Adds OnMicrotasksCompleted to `queue` once (each context may have its
   // own queue; the isolate's default queue is shared).
   void RegisterMicrotaskQueue(v8::MicrotaskQueue* queue);
+  // Removes OnMicrotasksCompleted from `queue` when no installed context
+  // uses it any more (called when a context is collected).
+  void ReleaseMicrotaskQueue(v8::MicrotaskQueue* queue);
 
   // Frees the state of a collected context.
   static void OnContextCollected(const v8::WeakCallbackInfo<ContextState>&);
@@ -209,6 +220,19 @@ class RuntimeImpl final : public Runtime {
   static void OnPromiseReject(v8::PromiseRejectMessage message);
   // checkpoint.cc
   static void OnMicrotasksCompleted(v8::Isolate* isolate, void* data);
+  // RuntimeOptions::host_checkpoints: V8's callbacks at the end of every
+  // outermost call and before every call into JavaScript.
+  static void OnCallCompleted(v8::Isolate* isolate);
+  static void OnBeforeCallEntered(v8::Isolate* isolate);
+  // The end of a host's task or checkpoint (host_checkpoints): recovery
+  // after termination, rejections, destroy hooks, the root frame. Does
+  // nothing while the runtime itself runs JavaScript or a CallbackScope is
+  // open. `checkpoint_ended`: a microtask checkpoint ended (not only a
+  // call).
+  void EndHostTask(bool checkpoint_ended);
+  // Makes the root frame current (in every installed context where V8 keeps
+  // the continuation data per context).
+  void EnterRootFrames();
 
   RuntimeOptions options_;
   const uint64_t generation_;
@@ -225,8 +249,12 @@ class RuntimeImpl final : public Runtime {
   std::vector<v8::MicrotaskQueue*> microtask_queues_;
   RejectionTracker rejections_;
   bool destroy_task_posted_ = false;
-  // A microtask checkpoint ended in TerminateExecution.
+  // A microtask checkpoint ended in TerminateExecution (or, with
+  // host_checkpoints, JavaScript was abandoned): the layer's bookkeeping is
+  // reset before JavaScript runs again.
   bool checkpoint_terminated_ = false;
+  // EndHostTask is running (its JavaScript may end a nested checkpoint).
+  bool in_host_task_end_ = false;
   // Contexts whose queue holds a terminated callback's microtasks, to drop
   // once the isolate no longer terminates (weak: a collected context's queue
   // is gone with it).
@@ -234,6 +262,8 @@ class RuntimeImpl final : public Runtime {
   // Tasks posted to the platform hold a weak reference to this, so that a
   // task running after the runtime is gone does nothing.
   std::shared_ptr<RuntimeImpl*> alive_;
+  // OrphanFromDeadIsolate() was called.
+  bool orphaned_ = false;
 };
 
 }  // namespace asyncctx

@@ -9,6 +9,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "src/errors.h"
+#include "src/runtime_impl.h"
 
 namespace asyncctx {
 
@@ -64,11 +65,27 @@ void RuntimeRegistry::Remove(v8::Isolate* isolate, RuntimeImpl* runtime) {
 
 RuntimeImpl* RuntimeRegistry::Find(v8::Isolate* isolate) {
   CachedLookup& last = t_last;
+  RuntimeImpl* runtime;
   if (last.isolate == isolate &&
       last.epoch == g_epoch.load(std::memory_order_acquire)) {
-    return last.runtime;
+    runtime = last.runtime;
+  } else {
+    runtime = FindSlow(isolate);
   }
-  return FindSlow(isolate);
+  // A runtime records itself in its isolate's data slot. An isolate disposed
+  // without its runtime being destroyed, and a new one at the same address,
+  // has an empty slot: that runtime belongs to a dead isolate.
+  if (runtime != nullptr &&
+      isolate->GetData(runtime->options().isolate_data_slot) != runtime) {
+    Forget(isolate, runtime);
+    return nullptr;
+  }
+  return runtime;
+}
+
+void RuntimeRegistry::Forget(v8::Isolate* isolate, RuntimeImpl* runtime) {
+  Remove(isolate, runtime);
+  runtime->OrphanFromDeadIsolate();
 }
 
 RuntimeImpl* RuntimeRegistry::FindOrDie(v8::Isolate* isolate, const char* api) {

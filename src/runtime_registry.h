@@ -31,7 +31,9 @@ class RuntimeRegistry {
   // Forgets `isolate`'s runtime (which must be `runtime`).
   static void Remove(v8::Isolate* isolate, RuntimeImpl* runtime);
   // The runtime of `isolate`, or null: the one way to get an isolate's
-  // runtime.
+  // runtime. A runtime left behind by a disposed isolate whose address a new
+  // isolate reuses is forgotten here (RuntimeImpl::OrphanFromDeadIsolate),
+  // never returned.
   static RuntimeImpl* Find(v8::Isolate* isolate);
   // As Find(), but a missing runtime is a fatal usage error that names
   // `api`.
@@ -39,6 +41,7 @@ class RuntimeRegistry {
 
  private:
   static RuntimeImpl* FindSlow(v8::Isolate* isolate);
+  static void Forget(v8::Isolate* isolate, RuntimeImpl* runtime);
 };
 
 }  // namespace asyncctx

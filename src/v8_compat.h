@@ -59,6 +59,13 @@ inline constexpr bool kV8EndsTerminationAtTheTop = false;
 #endif
 
 #if V8_MAJOR_VERSION >= 12
+// The continuation data is the isolate's (one slot for every context).
+inline constexpr bool kContinuationDataPerIsolate = true;
+#else
+inline constexpr bool kContinuationDataPerIsolate = false;
+#endif
+
+#if V8_MAJOR_VERSION >= 12
 inline v8::Local<v8::Value> GetContinuationData(v8::Isolate* isolate,
                                                 v8::Local<v8::Context>) {
 #if V8_MAJOR_VERSION >= 14

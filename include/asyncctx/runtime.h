@@ -21,7 +21,8 @@
 // The host must set the isolate's microtask policy to kExplicit (Install()
 // refuses kAuto and kScoped): the outermost CallbackScope and
 // Runtime::RunMicrotasks() run the checkpoint, on the context's own
-// microtask queue when it has one.
+// microtask queue when it has one. A host that checkpoints by itself sets
+// RuntimeOptions::host_checkpoints instead (kAuto or kExplicit).
 
 #ifndef ASYNCCTX_RUNTIME_H_
 #define ASYNCCTX_RUNTIME_H_
@@ -160,6 +161,20 @@ struct RuntimeOptions {
   // When set, the Runtime installs the isolate's PromiseRejectCallback and
   // reports unhandled rejections through this handler after each checkpoint.
   UnhandledRejectionHandler on_unhandled_rejection;
+
+  // The host runs the microtask checkpoints itself
+  // (Isolate::PerformMicrotaskCheckpoint, or V8 with policy kAuto) and may
+  // never call RunMicrotasks(). Install() then accepts isolates whose policy
+  // is kAuto or kExplicit (kScoped is still refused). At the end of every
+  // checkpoint and of every outermost call into JavaScript (no JavaScript of
+  // the isolate left running, no CallbackScope open) the runtime makes the
+  // root frame current again (an enterWith in one task does not reach the
+  // next), recovers from a TerminateExecution inside run(), a hook or a
+  // microtask (at once, or before the next call into JavaScript while the
+  // isolate still terminates), reports unhandled rejections and emits the
+  // batched destroy hooks. The host must not checkpoint while JavaScript of
+  // the isolate is running.
+  bool host_checkpoints = false;
 };
 
 // The per-isolate owner of all async-context state (see the top of this
@@ -199,7 +214,8 @@ class ASYNCCTX_EXPORT Runtime {
 
   // Installs the globals chosen by `options` into `context` and prepares the
   // context for callback scopes. All or nothing: installing twice into one
-  // context, an isolate whose microtasks policy is not kExplicit, or a
+  // context, an isolate whose microtasks policy is not kExplicit (kAuto is
+  // accepted too with RuntimeOptions::host_checkpoints), or a
   // global that cannot be defined fails with an Error thrown in JavaScript
   // (Nothing is returned, and no global is left defined).
   virtual v8::Maybe<bool> Install(v8::Local<v8::Context> context,

@@ -290,36 +290,6 @@ std::string StackOf(v8::Isolate* isolate,
   return {};
 }
 
-// Installs with the library. isolated-vm checkpoints microtasks itself
-// (policy kAuto) and the library's host-checkpoint mode is what makes that
-// safe; a library without that mode accepts only kExplicit isolates.
-template <typename Options = RuntimeOptions>
-v8::Maybe<bool> InstallInto(Runtime* runtime,
-                            v8::Local<v8::Context> context,
-                            const InstallOptions& install) {
-  if constexpr (requires(Options o) { o.host_checkpoints; }) {
-    return runtime->Install(context, install);
-  } else {
-    // TEMPORARY, until RuntimeOptions::host_checkpoints exists: switch the
-    // isolate to kExplicit for Install()'s policy check only. Context then
-    // leaks between isolated-vm tasks (they checkpoint without the library).
-    v8::Isolate* isolate = v8::Isolate::GetCurrent();
-    v8::MicrotasksPolicy policy = isolate->GetMicrotasksPolicy();
-    isolate->SetMicrotasksPolicy(v8::MicrotasksPolicy::kExplicit);
-    v8::Maybe<bool> result = runtime->Install(context, install);
-    isolate->SetMicrotasksPolicy(policy);
-    return result;
-  }
-}
-
-// RuntimeOptions for a record whose runtime New() creates: the
-// host-checkpoint mode when the library has it.
-template <typename Options = RuntimeOptions>
-void UseHostCheckpoints(Options* options) {
-  if constexpr (requires(Options o) { o.host_checkpoints; })
-    options->host_checkpoints = true;
-}
-
 void ThrowIvmError(v8::Isolate* isolate,
                    const char* call,
                    const std::string& what) {
@@ -381,7 +351,8 @@ IsolateRecord* RecordFor(v8::Isolate* isolate, v8::Local<v8::Context> context) {
   raw->holder = holder;
 
   RuntimeOptions options;
-  UseHostCheckpoints(&options);
+  // isolated-vm checkpoints microtasks itself (policy kAuto).
+  options.host_checkpoints = true;
   options.post_task = [raw](std::function<void()> task) {
     std::shared_ptr<IvmHolder> holder = raw->holder.lock();
     if (holder == nullptr)
@@ -540,7 +511,7 @@ void InstallCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
   IsolateRecord* record = RecordFor(isolate, context);
   if (record == nullptr)
     return;
-  if (InstallInto(record->runtime.get(), context, install).IsNothing())
+  if (record->runtime->Install(context, install).IsNothing())
     return;
   // Only now: a failed or repeated install leaves the handler as it was.
   if (info.Length() > 1 && info[1]->IsFunction()) {

@@ -1,0 +1,86 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// A context with its own v8::MicrotaskQueue: once the context is collected
+// the host destroys the queue (V8 requires the queue to outlive its
+// contexts, no more), and the runtime must never touch that queue again,
+// neither at its next checkpoint nor when it is destroyed. Meant for ASan,
+// where a use of the freed queue is a heap-use-after-free.
+
+#include <memory>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "test/unittests/v8_fixture.h"
+#include "v8-microtask-queue.h"
+#include "v8-primitive.h"
+#include "v8-script.h"
+
+namespace asyncctx {
+namespace test {
+namespace {
+
+// Installs into a context with its own queue, runs a callback that queues
+// work there, and lets the context be collected. Returns true if it was.
+bool InstallUseAndCollect(TestIsolate* env, v8::MicrotaskQueue* queue) {
+  v8::Isolate* isolate = env->isolate();
+  v8::Global<v8::Context> weak;
+  {
+    v8::HandleScope handle_scope(isolate);
+    v8::Local<v8::Context> sandbox =
+        v8::Context::New(isolate, nullptr, {}, {},
+                         v8::DeserializeInternalFieldsCallback(), queue);
+    EXPECT_TRUE(env->runtime()->Install(sandbox).FromMaybe(false));
+    EXPECT_EQ(env->RunStringIn(sandbox,
+                               "const als = new AsyncLocalStorage();"
+                               "als.run(1, () => queueMicrotask(() => {"
+                               "  globalThis.seen = als.getStore(); }));"
+                               "'queued'"),
+              "queued");
+    env->runtime()->RunMicrotasks(sandbox);
+    EXPECT_EQ(env->RunStringIn(sandbox, "String(seen)"), "1");
+    weak.Reset(isolate, sandbox);
+    weak.SetWeak();
+  }
+  for (int i = 0; i < 5 && !weak.IsEmpty(); i++)
+    env->CollectGarbage();
+  return weak.IsEmpty();
+}
+
+TEST(MicrotaskQueueLifetimeTest, RuntimeOutlivesACollectedContextsQueue) {
+  auto env = std::make_unique<TestIsolate>();
+  v8::Isolate* isolate = env->isolate();
+  {
+    v8::Isolate::Scope isolate_scope(isolate);
+    std::unique_ptr<v8::MicrotaskQueue> queue =
+        v8::MicrotaskQueue::New(isolate, v8::MicrotasksPolicy::kExplicit);
+    ASSERT_TRUE(InstallUseAndCollect(env.get(), queue.get()));
+    queue.reset();
+    // The runtime keeps working in its other context after the queue went.
+    v8::HandleScope handle_scope(isolate);
+    v8::Context::Scope context_scope(env->context());
+    EXPECT_EQ(env->RunString("new AsyncLocalStorage().run(2, () => 'ok')"),
+              "ok");
+    env->runtime()->RunMicrotasks(env->context());
+  }
+  // ~Runtime, then the isolate: neither touches the freed queue.
+  env.reset();
+}
+
+TEST(MicrotaskQueueLifetimeTest, ManyQueuesComeAndGoThenTheRuntimeIsDestroyed) {
+  auto env = std::make_unique<TestIsolate>();
+  v8::Isolate* isolate = env->isolate();
+  {
+    v8::Isolate::Scope isolate_scope(isolate);
+    for (int i = 0; i < 20; i++) {
+      std::unique_ptr<v8::MicrotaskQueue> queue =
+          v8::MicrotaskQueue::New(isolate, v8::MicrotasksPolicy::kExplicit);
+      ASSERT_TRUE(InstallUseAndCollect(env.get(), queue.get())) << i;
+    }
+  }
+  env->DestroyRuntime();
+  env.reset();
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace asyncctx
