@@ -14,6 +14,9 @@
 
 namespace asyncctx {
 
+using namespace internal;  // NOLINT: the internals this public class is built
+                           // on
+
 namespace {
 
 void EmitInit(ContextState* state,

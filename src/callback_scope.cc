@@ -12,6 +12,9 @@
 
 namespace asyncctx {
 
+using namespace internal;  // NOLINT: the internals this public class is built
+                           // on
+
 namespace {
 
 // Returns true when the hook was terminated and V8 has already ended the

@@ -19,6 +19,7 @@
 #include "v8-microtask-queue.h"
 
 namespace asyncctx {
+namespace internal {
 
 void RuntimeImpl::OnMicrotasksCompleted(v8::Isolate* isolate, void* data) {
   auto* runtime = static_cast<RuntimeImpl*>(data);
@@ -212,4 +213,5 @@ void RuntimeImpl::DropQueue(v8::Local<v8::Context> context) {
       isolate, context, RootFrame(isolate, ContextState::Find(this, context)));
 }
 
+}  // namespace internal
 }  // namespace asyncctx

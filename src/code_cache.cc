@@ -7,6 +7,7 @@
 #include <utility>
 
 namespace asyncctx {
+namespace internal {
 
 namespace {
 
@@ -94,4 +95,5 @@ void SetLayerCodeCache(CodeCacheBytes bytes) {
   g_bytes = std::move(bytes);
 }
 
+}  // namespace internal
 }  // namespace asyncctx

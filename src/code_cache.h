@@ -25,6 +25,7 @@
 #include "v8-script.h"
 
 namespace asyncctx {
+namespace internal {
 
 // The bytes of one code cache, shared read-only between the isolates that
 // compile with it.
@@ -65,6 +66,7 @@ LayerCodeCacheStats GetLayerCodeCacheStats();
 // from source and makes one).
 void SetLayerCodeCache(CodeCacheBytes bytes);
 
+}  // namespace internal
 }  // namespace asyncctx
 
 #endif  // ASYNCCTX_SRC_CODE_CACHE_H_

@@ -9,6 +9,9 @@
 
 namespace asyncctx {
 
+using namespace internal;  // NOLINT: the internals this public class is built
+                           // on
+
 ContextFrame ContextFrame::Current(v8::Local<v8::Context> context) {
   if (context.IsEmpty())
     FatalUsage("ContextFrame::Current", "the context is empty");

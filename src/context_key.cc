@@ -12,6 +12,9 @@
 
 namespace asyncctx {
 
+using namespace internal;  // NOLINT: the internals this public class is built
+                           // on
+
 ContextKey::ContextKey(v8::Local<v8::Context> context, const char* name)
     : isolate_(compat::IsolateOf(context)) {
   RuntimeImpl* runtime = RuntimeRegistry::FindOrDie(isolate_, "ContextKey");

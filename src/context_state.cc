@@ -7,6 +7,7 @@
 #include "src/v8_compat.h"
 
 namespace asyncctx {
+namespace internal {
 
 namespace {
 
@@ -72,4 +73,5 @@ void ContextState::Detach(v8::Local<v8::Context> context, int embedder_index) {
                              nullptr);
 }
 
+}  // namespace internal
 }  // namespace asyncctx

@@ -26,6 +26,7 @@
 #include "v8-script.h"
 
 namespace asyncctx {
+namespace internal {
 
 class RuntimeImpl;
 
@@ -146,6 +147,7 @@ struct ContextState {
   v8::MicrotaskQueue* microtask_queue = nullptr;
 };
 
+}  // namespace internal
 }  // namespace asyncctx
 
 #endif  // ASYNCCTX_SRC_CONTEXT_STATE_H_

@@ -18,6 +18,7 @@
 #include "v8-microtask-queue.h"
 
 namespace asyncctx {
+namespace internal {
 
 void RuntimeImpl::QueueDestroy(ContextState* state,
                                double async_id,
@@ -120,4 +121,5 @@ void RuntimeImpl::EmitDestroyBatch(ContextState* state) {
   (void)emit->Call(context, v8::Undefined(isolate), 1, argv).IsEmpty();
 }
 
+}  // namespace internal
 }  // namespace asyncctx

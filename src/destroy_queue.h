@@ -21,6 +21,7 @@
 #include <vector>
 
 namespace asyncctx {
+namespace internal {
 
 class DestroyQueue {
  public:
@@ -44,6 +45,7 @@ class DestroyQueue {
   std::vector<double> ids_;
 };
 
+}  // namespace internal
 }  // namespace asyncctx
 
 #endif  // ASYNCCTX_SRC_DESTROY_QUEUE_H_

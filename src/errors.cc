@@ -13,6 +13,7 @@
 #include "v8-primitive.h"
 
 namespace asyncctx {
+namespace internal {
 
 void ThrowError(v8::Isolate* isolate, const char* message) {
   v8::Local<v8::String> text;
@@ -42,4 +43,5 @@ void FatalUsage(const char* api, const char* problem, v8::Isolate* isolate) {
   std::abort();
 }
 
+}  // namespace internal
 }  // namespace asyncctx

@@ -13,6 +13,7 @@
 #include "v8-isolate.h"
 
 namespace asyncctx {
+namespace internal {
 
 // The default fatal-error handler: prints `message` to stderr and aborts.
 [[noreturn]] void DefaultFatalErrorHandler(const std::string& message);
@@ -30,6 +31,7 @@ void ThrowError(v8::Isolate* isolate, const char* message);
                              const char* problem,
                              v8::Isolate* isolate = nullptr);
 
+}  // namespace internal
 }  // namespace asyncctx
 
 #endif  // ASYNCCTX_SRC_ERRORS_H_

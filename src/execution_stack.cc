@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 namespace asyncctx {
+namespace internal {
 
 ExecutionStack::ExecutionStack() {
   // Address space only: the kernel commits zeroed pages on first touch and
@@ -53,4 +54,5 @@ void ExecutionStack::FatalCorruption(double current, double popped) {
   FatalUsage("async context stack corruption", problem);
 }
 
+}  // namespace internal
 }  // namespace asyncctx

@@ -22,6 +22,7 @@
 #include <cstdint>
 
 namespace asyncctx {
+namespace internal {
 
 class ExecutionStack {
  public:
@@ -125,6 +126,7 @@ class ExecutionStack {
   double* entries_;
 };
 
+}  // namespace internal
 }  // namespace asyncctx
 
 #endif  // ASYNCCTX_SRC_EXECUTION_STACK_H_

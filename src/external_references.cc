@@ -10,6 +10,7 @@
 #include "src/runtime_impl.h"
 
 namespace asyncctx {
+namespace internal {
 
 namespace {
 
@@ -28,11 +29,15 @@ std::vector<intptr_t> MakeExternalReferences() {
 
 }  // namespace
 
+}  // namespace internal
+
 const intptr_t* ExternalReferences() {
   static const std::vector<intptr_t>* const references =
-      new std::vector<intptr_t>(MakeExternalReferences());
+      new std::vector<intptr_t>(internal::MakeExternalReferences());
   return references->data();
 }
+
+namespace internal {
 
 void CheckExternalReference(intptr_t address) {
   for (const intptr_t* p = ExternalReferences(); *p != 0; p++) {
@@ -54,4 +59,5 @@ v8::MaybeLocal<v8::Function> NewNativeFunction(v8::Local<v8::Context> context,
                            v8::ConstructorBehavior::kThrow);
 }
 
+}  // namespace internal
 }  // namespace asyncctx

@@ -19,6 +19,7 @@
 #include "v8-script.h"
 
 namespace asyncctx {
+namespace internal {
 
 // The evaluation steps of the node:async_hooks module (src/node_module.cc).
 v8::MaybeLocal<v8::Value> EvaluateAsyncHooksModule(
@@ -35,6 +36,7 @@ v8::MaybeLocal<v8::Function> NewNativeFunction(v8::Local<v8::Context> context,
                                                v8::Local<v8::Value> data,
                                                int length);
 
+}  // namespace internal
 }  // namespace asyncctx
 
 #endif  // ASYNCCTX_SRC_EXTERNAL_REFERENCES_H_

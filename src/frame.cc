@@ -11,6 +11,7 @@
 #include "v8-primitive.h"
 
 namespace asyncctx {
+namespace internal {
 
 v8::Local<v8::Value> CurrentFrame(v8::Local<v8::Context> context) {
   return compat::GetContinuationData(compat::IsolateOf(context), context);
@@ -139,4 +140,5 @@ v8::MaybeLocal<v8::Value> FrameWith(ContextState* state,
   return frame_with->Call(context, v8::Undefined(isolate), 3, argv);
 }
 
+}  // namespace internal
 }  // namespace asyncctx

@@ -17,6 +17,7 @@
 #include "v8-value.h"
 
 namespace asyncctx {
+namespace internal {
 
 class RuntimeImpl;
 struct ContextState;
@@ -98,6 +99,7 @@ void RestorePreviousFrame(v8::Isolate* isolate,
                           v8::Local<v8::Context> context,
                           v8::Global<v8::Value>* previous);
 
+}  // namespace internal
 }  // namespace asyncctx
 
 #endif  // ASYNCCTX_SRC_FRAME_H_

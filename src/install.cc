@@ -27,6 +27,7 @@
 #include "v8-script.h"
 
 namespace asyncctx {
+namespace internal {
 
 namespace {
 
@@ -356,4 +357,5 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   return v8::Just(true);
 }
 
+}  // namespace internal
 }  // namespace asyncctx

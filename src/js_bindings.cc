@@ -21,6 +21,7 @@
 #include "v8-typed-array.h"
 
 namespace asyncctx {
+namespace internal {
 
 namespace {
 
@@ -300,4 +301,5 @@ v8::MaybeLocal<v8::Object> NewBindingObject(v8::Local<v8::Context> context,
   return handle_scope.Escape(binding);
 }
 
+}  // namespace internal
 }  // namespace asyncctx

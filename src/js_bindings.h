@@ -24,6 +24,7 @@
 #include "v8-object.h"
 
 namespace asyncctx {
+namespace internal {
 
 struct ContextState;
 
@@ -69,6 +70,7 @@ v8::MaybeLocal<v8::Object> NewBindingObject(v8::Local<v8::Context> context,
                                             v8::Local<v8::Object> holder,
                                             v8::Local<v8::Array> stack_views);
 
+}  // namespace internal
 }  // namespace asyncctx
 
 #endif  // ASYNCCTX_SRC_JS_BINDINGS_H_

@@ -20,6 +20,7 @@
 #include "v8-promise.h"
 
 namespace asyncctx {
+namespace internal {
 
 void RuntimeImpl::ReportHookError(const char* hook,
                                   v8::Local<v8::Value> error) {
@@ -103,4 +104,5 @@ void RuntimeImpl::OnPromiseReject(v8::PromiseRejectMessage message) {
   }
 }
 
+}  // namespace internal
 }  // namespace asyncctx

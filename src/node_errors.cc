@@ -14,6 +14,9 @@
 
 namespace asyncctx {
 
+using namespace internal;  // NOLINT: the internals this public class is built
+                           // on
+
 v8::MaybeLocal<v8::Object> MakeNodeError(v8::Local<v8::Context> context,
                                          ErrorType type,
                                          const char* code,

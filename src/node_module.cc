@@ -24,6 +24,9 @@
 #include "v8-promise.h"
 
 namespace asyncctx {
+
+using namespace internal;  // NOLINT: the internals this public class is built
+                           // on
 namespace {
 
 constexpr char kNotInstalled[] =
@@ -163,7 +166,7 @@ v8::MaybeLocal<v8::Module> GetAsyncHooksModule(v8::Local<v8::Context> context) {
   return handle_scope.Escape(module);
 }
 
-v8::MaybeLocal<v8::Value> EvaluateAsyncHooksModule(
+v8::MaybeLocal<v8::Value> internal::EvaluateAsyncHooksModule(
     v8::Local<v8::Context> context,
     v8::Local<v8::Module> module) {
   return EvaluateAsyncHooks(context, module);

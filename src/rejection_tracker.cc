@@ -7,6 +7,7 @@
 #include "src/v8_compat.h"
 
 namespace asyncctx {
+namespace internal {
 
 void RejectionTracker::OnRejectWithNoHandler(v8::Local<v8::Promise> promise,
                                              v8::Local<v8::Value> reason) {
@@ -70,4 +71,5 @@ void RejectionTracker::Clear() {
   live_ = 0;
 }
 
+}  // namespace internal
 }  // namespace asyncctx

@@ -26,6 +26,7 @@
 #include "v8-promise.h"
 
 namespace asyncctx {
+namespace internal {
 
 class RejectionTracker {
  public:
@@ -75,6 +76,7 @@ class RejectionTracker {
   size_t comparisons_ = 0;
 };
 
+}  // namespace internal
 }  // namespace asyncctx
 
 #endif  // ASYNCCTX_SRC_REJECTION_TRACKER_H_

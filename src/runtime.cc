@@ -16,6 +16,9 @@
 
 namespace asyncctx {
 
+using namespace internal;  // NOLINT: the internals this public class is built
+                           // on
+
 absl::StatusOr<std::unique_ptr<Runtime>> Runtime::New(v8::Isolate* isolate,
                                                       RuntimeOptions options) {
   if (isolate == nullptr) {

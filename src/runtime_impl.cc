@@ -23,6 +23,7 @@
 #include "v8-typed-array.h"
 
 namespace asyncctx {
+namespace internal {
 
 namespace {
 
@@ -267,4 +268,5 @@ size_t RuntimeImpl::TrackedResourceCount() const {
   return count;
 }
 
+}  // namespace internal
 }  // namespace asyncctx

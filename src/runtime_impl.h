@@ -47,10 +47,11 @@
 #include "v8-script.h"
 
 namespace asyncctx {
+namespace internal {
 
 // Reaches into a CallbackScope for the library (the public header keeps its
 // members opaque).
-struct internal::CallbackScopeAccess {
+struct CallbackScopeAccess {
   // The state of the scope's context.
   static ContextState* State(const CallbackScope& scope);
   // An exception V8 reported as uncaught while `scope` was innermost: no
@@ -266,6 +267,7 @@ class RuntimeImpl final : public Runtime {
   bool orphaned_ = false;
 };
 
+}  // namespace internal
 }  // namespace asyncctx
 
 #endif  // ASYNCCTX_SRC_RUNTIME_IMPL_H_

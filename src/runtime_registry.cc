@@ -12,6 +12,7 @@
 #include "src/runtime_impl.h"
 
 namespace asyncctx {
+namespace internal {
 
 namespace {
 
@@ -108,4 +109,5 @@ RuntimeImpl* RuntimeRegistry::FindSlow(v8::Isolate* isolate) {
   return runtime;
 }
 
+}  // namespace internal
 }  // namespace asyncctx

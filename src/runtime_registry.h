@@ -20,6 +20,7 @@
 #include "v8-isolate.h"
 
 namespace asyncctx {
+namespace internal {
 
 class RuntimeImpl;
 
@@ -44,6 +45,7 @@ class RuntimeRegistry {
   static void Forget(v8::Isolate* isolate, RuntimeImpl* runtime);
 };
 
+}  // namespace internal
 }  // namespace asyncctx
 
 #endif  // ASYNCCTX_SRC_RUNTIME_REGISTRY_H_

@@ -9,6 +9,9 @@
 
 namespace asyncctx {
 
+using namespace internal;  // NOLINT: the internals this public class is built
+                           // on
+
 size_t RuntimeTesting::TrackedResourceCount(const Runtime& runtime) {
   return static_cast<const RuntimeImpl&>(runtime).TrackedResourceCount();
 }

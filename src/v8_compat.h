@@ -39,6 +39,8 @@
 #include "v8-version.h"
 
 namespace asyncctx {
+namespace internal {
+
 namespace compat {
 
 #if V8_MAJOR_VERSION > 12 || (V8_MAJOR_VERSION == 12 && V8_MINOR_VERSION >= 4)
@@ -272,6 +274,8 @@ inline v8::Local<v8::Module> CreateSyntheticModule(
 }
 
 }  // namespace compat
+
+}  // namespace internal
 }  // namespace asyncctx
 
 #endif  // ASYNCCTX_SRC_V8_COMPAT_H_

@@ -13,6 +13,7 @@
 #include "v8-primitive.h"
 
 namespace asyncctx {
+namespace internal {
 
 // An internalized V8 string for a short ASCII literal (a property name).
 inline v8::Local<v8::String> Str(v8::Isolate* isolate, const char* s) {
@@ -29,6 +30,7 @@ inline std::string ToStdString(v8::Isolate* isolate,
                           : std::string("<unprintable>");
 }
 
+}  // namespace internal
 }  // namespace asyncctx
 
 #endif  // ASYNCCTX_SRC_V8_STRING_H_

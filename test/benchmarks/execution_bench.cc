@@ -16,6 +16,8 @@
 #include "test/benchmarks/bench_env.h"
 
 namespace asyncctx {
+
+using namespace internal;  // NOLINT: tests of the library's internals
 namespace {
 
 constexpr int64_t kPairsPerBatch = 100000;

@@ -10,6 +10,8 @@
 #include "test/unittests/v8_fixture.h"
 
 namespace asyncctx {
+
+using namespace internal;  // NOLINT: tests of the library's internals
 namespace test {
 namespace {
 

@@ -55,6 +55,8 @@ void operator delete[](void* p, size_t) noexcept {
 }
 
 namespace asyncctx {
+
+using namespace internal;  // NOLINT: tests of the library's internals
 namespace {
 
 TEST(ExecutionStackTest, StartsAtTopLevelIds) {

@@ -18,6 +18,8 @@
 #include "v8-statistics.h"
 
 namespace asyncctx {
+
+using namespace internal;  // NOLINT: tests of the library's internals
 namespace test {
 namespace {
 

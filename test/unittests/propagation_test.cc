@@ -14,6 +14,8 @@
 #include "v8-script.h"
 
 namespace asyncctx {
+
+using namespace internal;  // NOLINT: tests of the library's internals
 namespace test {
 namespace {
 

@@ -12,6 +12,8 @@
 #include "v8-primitive.h"
 
 namespace asyncctx {
+
+using namespace internal;  // NOLINT: tests of the library's internals
 namespace test {
 namespace {
 

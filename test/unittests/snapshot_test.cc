@@ -23,6 +23,8 @@
 #include "v8-snapshot.h"
 
 namespace asyncctx {
+
+using namespace internal;  // NOLINT: tests of the library's internals
 namespace test {
 namespace {
 
