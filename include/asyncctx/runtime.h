@@ -69,9 +69,12 @@ struct InstallOptions {
   std::string async_hooks = "asyncHooks";
   // Compile the JavaScript layer with the process-wide V8 code cache (made
   // by the first Install() of the process that has this on, and shared by
-  // every isolate after it; docs/embedding.md, "What Install costs"). False
-  // compiles it from source, as when there is no cache yet.
-  bool code_cache = true;
+  // every isolate after it; docs/embedding.md, "What Install costs"). Off by
+  // default: V8 (13 and later) aborts the process when a code cache is made
+  // in an isolate that is creating a snapshot (v8::SnapshotCreator), and the
+  // library cannot tell such an isolate from another. Turn it on where no
+  // snapshot is made, as the isolated-vm integration does.
+  bool code_cache = false;
 };
 
 // An exception that escaped a hook callback (init, before, after, destroy,

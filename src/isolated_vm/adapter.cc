@@ -481,6 +481,8 @@ void InstallCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
   v8::Local<v8::Context> context = isolate->GetCurrentContext();
   InstallOptions install;
+  // isolated-vm makes no snapshots: the layer's code cache is safe here.
+  install.code_cache = true;
   if (info.Length() > 0 && info[0]->IsString()) {
     v8::Local<v8::Value> parsed;
     if (!v8::JSON::Parse(context, info[0].As<v8::String>()).ToLocal(&parsed))

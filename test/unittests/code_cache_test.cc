@@ -34,6 +34,13 @@ std::string RunLayer(TestIsolate& env) {
   return env.RunString("out.join()");
 }
 
+// Install with the code cache (off by default).
+InstallOptions WithCache() {
+  InstallOptions options;
+  options.code_cache = true;
+  return options;
+}
+
 class CodeCacheTest : public ::testing::Test {
  protected:
   // No cache at the start: the first isolate of each test makes one.
@@ -43,14 +50,14 @@ class CodeCacheTest : public ::testing::Test {
 TEST_F(CodeCacheTest, SecondIsolateConsumesTheCacheOfTheFirst) {
   Stats before = RuntimeTesting::LayerCodeCache();
   EXPECT_EQ(before.bytes, 0u);
-  TestIsolate first;
+  TestIsolate first({}, WithCache());
   Stats made = RuntimeTesting::LayerCodeCache();
   EXPECT_EQ(made.produced, before.produced + 1);
   EXPECT_EQ(made.consumed, before.consumed);
   EXPECT_GT(made.bytes, 1000u);
   EXPECT_EQ(RunLayer(first), "undefined,a,a!");
 
-  TestIsolate second;
+  TestIsolate second({}, WithCache());
   Stats used = RuntimeTesting::LayerCodeCache();
   EXPECT_EQ(used.produced, made.produced);
   EXPECT_EQ(used.consumed, made.consumed + 1);
@@ -61,14 +68,14 @@ TEST_F(CodeCacheTest, SecondIsolateConsumesTheCacheOfTheFirst) {
 }
 
 TEST_F(CodeCacheTest, IsolatesOnOtherThreadsConsumeTheCache) {
-  { TestIsolate first; }
+  { TestIsolate first({}, WithCache()); }
   Stats made = RuntimeTesting::LayerCodeCache();
   ASSERT_GT(made.bytes, 0u);
   std::string results[2];
   std::thread threads[2];
   for (int t = 0; t < 2; t++) {
     threads[t] = std::thread([&results, t] {
-      TestIsolate env;
+      TestIsolate env({}, WithCache());
       results[t] = RunLayer(env);
     });
   }
@@ -83,7 +90,7 @@ TEST_F(CodeCacheTest, IsolatesOnOtherThreadsConsumeTheCache) {
 }
 
 TEST_F(CodeCacheTest, InstallWithoutTheCacheNeitherUsesNorMakesIt) {
-  TestIsolate env;
+  TestIsolate env({}, WithCache());
   v8::Isolate::Scope isolate_scope(env.isolate());
   v8::HandleScope handle_scope(env.isolate());
   InstallOptions options;
@@ -110,7 +117,7 @@ TEST_F(CodeCacheTest, RejectedCacheFallsBackToACompileAndIsReplaced) {
   RuntimeTesting::SetLayerCodeCache(std::string(4096, '\x5a'));
   Stats before = RuntimeTesting::LayerCodeCache();
   EXPECT_EQ(before.bytes, 4096u);
-  TestIsolate env;
+  TestIsolate env({}, WithCache());
   EXPECT_EQ(RunLayer(env), "undefined,a,a!");
   Stats after = RuntimeTesting::LayerCodeCache();
   EXPECT_EQ(after.rejected, before.rejected + 1);
@@ -120,7 +127,7 @@ TEST_F(CodeCacheTest, RejectedCacheFallsBackToACompileAndIsReplaced) {
   EXPECT_NE(after.bytes, 4096u);
 
   // The replacement is accepted.
-  TestIsolate next;
+  TestIsolate next({}, WithCache());
   EXPECT_EQ(RunLayer(next), "undefined,a,a!");
   Stats used = RuntimeTesting::LayerCodeCache();
   EXPECT_EQ(used.consumed, after.consumed + 1);
@@ -131,7 +138,7 @@ TEST_F(CodeCacheTest, ACacheOfAnotherScriptIsRejected) {
   // A real code cache, but of another source: V8's source check rejects it.
   std::string other;
   {
-    TestIsolate env;
+    TestIsolate env({}, WithCache());
     v8::Isolate::Scope isolate_scope(env.isolate());
     v8::HandleScope handle_scope(env.isolate());
     v8::Context::Scope context_scope(env.context());
@@ -147,7 +154,7 @@ TEST_F(CodeCacheTest, ACacheOfAnotherScriptIsRejected) {
   }
   RuntimeTesting::SetLayerCodeCache(other);
   Stats before = RuntimeTesting::LayerCodeCache();
-  TestIsolate env;
+  TestIsolate env({}, WithCache());
   EXPECT_EQ(RunLayer(env), "undefined,a,a!");
   Stats after = RuntimeTesting::LayerCodeCache();
   EXPECT_EQ(after.rejected, before.rejected + 1);

@@ -12,7 +12,7 @@
 namespace asyncctx {
 namespace test {
 
-TestIsolate::TestIsolate(RuntimeOptions options)
+TestIsolate::TestIsolate(RuntimeOptions options, const InstallOptions& install)
     : allocator_(v8::ArrayBuffer::Allocator::NewDefaultAllocator()) {
   v8::Isolate::CreateParams params;
   params.array_buffer_allocator = allocator_.get();
@@ -24,7 +24,7 @@ TestIsolate::TestIsolate(RuntimeOptions options)
   v8::HandleScope handle_scope(isolate_);
   runtime_ = Runtime::Create(isolate_, std::move(options));
   v8::Local<v8::Context> context = v8::Context::New(isolate_);
-  EXPECT_TRUE(runtime_->Install(context).FromMaybe(false));
+  EXPECT_TRUE(runtime_->Install(context, install).FromMaybe(false));
   context_.Reset(isolate_, context);
 }
 

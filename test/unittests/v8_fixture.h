@@ -44,7 +44,8 @@ v8::Local<v8::Function> CompileFunction(v8::Local<v8::Context> context,
 // context, usable on any thread. Tests use it directly or through V8Test.
 class TestIsolate {
  public:
-  explicit TestIsolate(RuntimeOptions options = {});
+  explicit TestIsolate(RuntimeOptions options = {},
+                       const InstallOptions& install = {});
   ~TestIsolate();
 
   v8::Isolate* isolate() const { return isolate_; }
