@@ -21,10 +21,11 @@ if [[ ! -f $DIST/include/node/v8.h ]]; then
   exit 1
 fi
 mkdir -p "$OUT/obj" "$OUT/gen/src" "$OUT/corpus"
-# The JavaScript layer's files, in the order BUILD.gn's js_sources lists them.
+# The JavaScript layer's modules, as BUILD.gn's js_sources lists them.
 js_files=$(sed -n '/^action("js_sources")/,/^}/p' BUILD.gn |
   grep -o '"src/js/[a-z_]*\.js"' | tr -d '"')
-python3 tools/js2c.py "$OUT/gen/src/js_sources.cc" Asyncctx $js_files
+python3 tools/js2c.py --contract src/layer_contract.h \
+  "$OUT/gen/src/js_sources.cc" Asyncctx $js_files
 # Abseil, as third_party/absl/BUILD.gn links it.
 ABSL_LIBS=$(pkg-config --libs absl_status absl_statusor absl_strings \
   absl_str_format absl_flat_hash_map absl_synchronization)
