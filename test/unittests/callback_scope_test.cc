@@ -11,8 +11,8 @@
 #include <thread>
 #include <vector>
 
-#include "tools/v8_host/v8_host_compat.h"
 #include "test/unittests/v8_fixture.h"
+#include "tools/v8_host/v8_host_compat.h"
 #include "v8-container.h"
 #include "v8-exception.h"
 #include "v8-external.h"

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "tools/v8_host/v8_host_compat.h"
 #include "test/unittests/reporting_fixture.h"
 #include "test/unittests/v8_fixture.h"
+#include "tools/v8_host/v8_host_compat.h"
 #include "v8-exception.h"
 #include "v8-function.h"
 #include "v8-primitive.h"

@@ -9,10 +9,10 @@
 #include <memory>
 #include <string>
 
-#include "tools/v8_host/v8_host_compat.h"
 #include "test/unittests/reporting_fixture.h"
 #include "test/unittests/request_workload.h"
 #include "tools/v8_host/v8_host.h"
+#include "tools/v8_host/v8_host_compat.h"
 #include "v8-primitive.h"
 #include "v8-script.h"
 
