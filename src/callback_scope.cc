@@ -2,11 +2,14 @@
 
 #include "asyncctx/callback_scope.h"
 
+#include <optional>
+
 #include "asyncctx/async_resource.h"
 #include "src/errors.h"
 #include "src/frame.h"
 #include "src/runtime_impl.h"
 #include "src/v8_compat.h"
+#include "v8-debug.h"
 #include "v8-exception.h"
 #include "v8-primitive.h"
 
@@ -16,6 +19,30 @@ using namespace internal;  // NOLINT: the internals this public class is built
                            // on
 
 namespace {
+
+// The v8::TryCatch that a new TryCatch links to: the host's innermost one,
+// or null if the host has none. V8 has no public accessor; this reads the
+// private member `next_` (declared in v8-exception.h of 10.2, 13.6 and 14.6)
+// through an explicit instantiation, which the standard exempts from access
+// checks ([temp.spec.general]). Instantiated in this file only.
+using TryCatchLink = v8::TryCatch* v8::TryCatch::*;
+template <TryCatchLink Member>
+struct TryCatchNextAccess {
+  friend TryCatchLink TryCatchNextMember() { return Member; }
+};
+TryCatchLink TryCatchNextMember();
+template struct TryCatchNextAccess<&v8::TryCatch::next_>;
+
+// True if the host has a TryCatch around `probe` (just constructed).
+bool HostHasTryCatch(v8::TryCatch* probe) {
+  return probe->*TryCatchNextMember() != nullptr;
+}
+
+// True if JavaScript is on the stack below the current C++ frame.
+bool JavaScriptBelow(v8::Isolate* isolate) {
+  v8::HandleScope scope(isolate);
+  return v8::StackTrace::CurrentStackTrace(isolate, 1)->GetFrameCount() > 0;
+}
 
 // Returns true when the hook was terminated and V8 has already ended the
 // termination (V8 >= 12, see compat::kV8EndsTerminationAtTheTop).
@@ -49,6 +76,11 @@ ContextState* internal::CallbackScopeAccess::State(const CallbackScope& scope) {
 
 void internal::CallbackScopeAccess::MarkFailedByUncaught(CallbackScope* scope) {
   scope->failed_ = true;
+}
+
+void internal::CallbackScopeAccess::MarkTerminated(CallbackScope* scope) {
+  scope->failed_ = true;
+  scope->terminated_ = true;
 }
 
 CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
@@ -200,11 +232,24 @@ v8::MaybeLocal<v8::Value> MakeCallback(AsyncResource* resource,
   v8::MaybeLocal<v8::Value> result;
   {
     CallbackScope scope(resource);
-    // No TryCatch here: the exception reaches the host's TryCatch, or, with
-    // none, V8 reports it to the runtime (which marks the scope failed).
+    // An exception reaches the host's TryCatch or the JavaScript below, or,
+    // with neither, V8 reports it to the message listeners (the runtime's
+    // marks the scope failed). In that last case a termination ends when the
+    // call returns (every V8: no TryCatch and no JavaScript left), so the
+    // scope could not tell it from an exception the host caught: there, a
+    // verbose TryCatch of ours sees it, and reports an exception to the
+    // listeners exactly as V8 does with no TryCatch at all.
+    std::optional<v8::TryCatch> own(std::in_place, isolate);
+    if (HostHasTryCatch(&*own) || JavaScriptBelow(isolate))
+      own.reset();
+    else
+      own->SetVerbose(true);
     result = fn->Call(context, recv, argc, argv);
-    if (result.IsEmpty())
+    if (result.IsEmpty()) {
       scope.MarkAsFailed();
+      if (own.has_value() && own->HasTerminated())
+        internal::CallbackScopeAccess::MarkTerminated(&scope);
+    }
   }
   v8::Local<v8::Value> value;
   if (!result.ToLocal(&value))

@@ -58,6 +58,9 @@ struct CallbackScopeAccess {
   // `after` hook runs (as CallbackScope::MarkAsFailed, without asking about
   // termination).
   static void MarkFailedByUncaught(CallbackScope* scope);
+  // The scope's callback was terminated, though V8 has already ended the
+  // termination (MakeCallback with no host TryCatch).
+  static void MarkTerminated(CallbackScope* scope);
 };
 
 class RuntimeImpl final : public Runtime {

@@ -427,6 +427,49 @@ TEST_F(TerminationTest, TerminatedCallbackDropsItsQueuedWork) {
   }
 }
 
+// The same with no host TryCatch around MakeCallback (a watchdog host that
+// only checks the empty result): V8 10.2 ends the termination when the
+// bottom call returns, so MakeCallback itself must see it.
+TEST_F(TerminationTest, TerminatedCallbackDropsItsQueuedWorkWithoutATryCatch) {
+  Run("globalThis.als = new AsyncLocalStorage(); globalThis.ran = [];");
+  v8::Local<v8::Function> fn = CompileFunction(context(), R"JS(
+    (function() {
+      als.run('tenant', () => {
+        Promise.resolve().then(() => ran.push('reaction:' + als.getStore()));
+        queueMicrotask(() => ran.push('microtask:' + als.getStore()));
+        terminateNow();
+        for (;;) {}
+      });
+    })
+  )JS");
+  AsyncResource resource(context(), "Tenant");
+  EXPECT_TRUE(MakeCallback(&resource, v8::Undefined(isolate()), fn, 0, nullptr)
+                  .IsEmpty());
+  isolate()->CancelTerminateExecution();
+  EXPECT_EQ(RunString("ran.join()"), "");
+  runtime()->RunMicrotasks(context());
+  EXPECT_EQ(RunString("ran.join()"), "");
+  EXPECT_EQ(runtime()->ExecutionStackDepth(), 0u);
+  // A callback that throws (reported to the runtime as uncaught) still runs
+  // its reactions, as Node does.
+  v8::Local<v8::Function> thrower = CompileFunction(context(), R"JS(
+    (function() {
+      als.run('thrower', () => {
+        Promise.resolve().then(() => ran.push('reaction:' + als.getStore()));
+        throw new Error('boom');
+      });
+    })
+  )JS");
+  EXPECT_TRUE(
+      MakeCallback(&resource, v8::Undefined(isolate()), thrower, 0, nullptr)
+          .IsEmpty());
+  runtime()->RunMicrotasks(context());
+  EXPECT_EQ(RunString("ran.splice(0).join()"), "reaction:thrower");
+  Run("Promise.resolve().then(() => ran.push('later'))");
+  runtime()->RunMicrotasks(context());
+  EXPECT_EQ(RunString("ran.splice(0).join()"), "later");
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace asyncctx
