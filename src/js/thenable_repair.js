@@ -55,7 +55,9 @@ let dirtyFrame;
 
 function markFrameDirty() {
   frameDirty = true;
-  dirtyFrame = getFrame();
+  // Only where the repair reads it (it holds the frame, and the stores,
+  // until the next job or microtask resets it).
+  if (!v8PropagatesThenables) dirtyFrame = getFrame();
 }
 
 // The job that entered its own frame is over: the frame it leaves is
