@@ -135,6 +135,7 @@ function makeNodeError(kind, code, message) {
 
 module.exports = {
   __proto__: null,
+  describeReceived,
   safeConstructorName,
   makeError,
   invalidArgType,
