@@ -6,8 +6,9 @@
 // The JavaScript layer of an installed context hands its `asyncHooks` and
 // `diagnosticsChannel` namespaces to C++ among its internals (kept in the
 // context's embedder data), so each module exports exactly the installed
-// objects, whether or not the global was installed. The module is cached weakly in the
-// context's state: a strong handle from C++ would keep the context alive.
+// objects, whether or not the global was installed. The module is cached weakly
+// in the context's state: a strong handle from C++ would keep the context
+// alive.
 
 #include "asyncctx/module.h"
 
@@ -45,10 +46,10 @@ struct Builtin {
 const Builtin kAsyncHooks = {"asyncHooks", "node:async_hooks",
                              &ContextState::async_hooks_module,
                              EvaluateAsyncHooksModule};
-const Builtin kDiagnosticsChannel = {
-    "diagnosticsChannel", "node:diagnostics_channel",
-    &ContextState::diagnostics_channel_module,
-    EvaluateDiagnosticsChannelModule};
+const Builtin kDiagnosticsChannel = {"diagnosticsChannel",
+                                     "node:diagnostics_channel",
+                                     &ContextState::diagnostics_channel_module,
+                                     EvaluateDiagnosticsChannelModule};
 
 void ThrowNotInstalled(v8::Isolate* isolate, const Builtin& builtin) {
   std::string message = std::string("asyncctx: ") + builtin.module_name +
@@ -97,10 +98,10 @@ v8::MaybeLocal<v8::Object> Namespace(v8::Isolate* isolate,
   v8::Local<v8::Value> internals = context->GetEmbedderData(
       state->runtime->options().context_embedder_index);
   v8::Local<v8::Value> value;
-  if (!internals->IsObject() || !internals.As<v8::Object>()
-                                     ->Get(context, Str(isolate,
-                                                        builtin.internals_key))
-                                     .ToLocal(&value)) {
+  if (!internals->IsObject() ||
+      !internals.As<v8::Object>()
+           ->Get(context, Str(isolate, builtin.internals_key))
+           .ToLocal(&value)) {
     return {};
   }
   if (!value->IsObject()) {

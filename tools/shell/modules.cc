@@ -398,8 +398,8 @@ v8::MaybeLocal<v8::Promise> ModuleLoader::ImportDynamic(
   Entry* entry;
   Failure failure;
   std::string specifier_name = ToUtf8(isolate, specifier);
-  if (!loader->Resolve(context, specifier_name, referrer_name,
-                       std::string(), &entry, &failure) ||
+  if (!loader->Resolve(context, specifier_name, referrer_name, std::string(),
+                       &entry, &failure) ||
       (entry != nullptr && !loader->Fetch(context, entry, &failure))) {
     (void)resolver->Reject(context, failure.exception).IsNothing();
     return handle_scope.Escape(resolver->GetPromise());
