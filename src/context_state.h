@@ -136,6 +136,8 @@ struct ContextState {
   // The node:async_hooks synthetic module (src/node_module.cc), made on
   // first request. Weak: whatever imported it keeps it alive.
   v8::Global<v8::Module> async_hooks_module;
+  // The node:diagnostics_channel synthetic module, likewise.
+  v8::Global<v8::Module> diagnostics_channel_module;
 
   // Async ids waiting for their destroy hooks (emitted from a task).
   DestroyQueue destroys;

@@ -26,6 +26,11 @@ v8::MaybeLocal<v8::Value> EvaluateAsyncHooksModule(
     v8::Local<v8::Context> context,
     v8::Local<v8::Module> module);
 
+// The evaluation steps of the node:diagnostics_channel module.
+v8::MaybeLocal<v8::Value> EvaluateDiagnosticsChannelModule(
+    v8::Local<v8::Context> context,
+    v8::Local<v8::Module> module);
+
 // Fatal (an internal error) unless `address` is one of ExternalReferences().
 void CheckExternalReference(intptr_t address);
 

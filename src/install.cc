@@ -174,6 +174,7 @@ bool DefineGlobals(v8::Local<v8::Context> context,
       {&install_options.queue_microtask, "queueMicrotask"},
       {&install_options.async_context, "AsyncContext"},
       {&install_options.async_hooks, "asyncHooks"},
+      {&install_options.diagnostics_channel, "diagnosticsChannel"},
   };
   v8::Local<v8::String> defined[std::size(globals)];
   size_t defined_count = 0;

@@ -1,6 +1,7 @@
 // Copyright 2026 the asyncctx authors. All rights reserved.
 //
-// `node:async_hooks` for hosts that load modules.
+// `node:async_hooks` and `node:diagnostics_channel` for hosts that load
+// modules.
 //
 // Libraries written for Node.js reach AsyncLocalStorage and async_hooks as a
 // module, not as globals:
@@ -79,6 +80,41 @@ ASYNCCTX_EXPORT v8::MaybeLocal<v8::Module> GetAsyncHooksModule(
 // installed.
 ASYNCCTX_EXPORT v8::MaybeLocal<v8::Object> GetAsyncHooksExports(
     v8::Local<v8::Context> context);
+
+// True for "node:diagnostics_channel" and "diagnostics_channel".
+ASYNCCTX_EXPORT bool IsDiagnosticsChannelSpecifier(std::string_view specifier);
+
+// The `node:diagnostics_channel` module of `context`, as GetAsyncHooksModule
+// is node:async_hooks': named exports channel, hasSubscribers, subscribe,
+// unsubscribe, tracingChannel and Channel, and the default export is the
+// namespace object (GetDiagnosticsChannelExports). Same rules as
+// GetAsyncHooksModule.
+ASYNCCTX_EXPORT v8::MaybeLocal<v8::Module> GetDiagnosticsChannelModule(
+    v8::Local<v8::Context> context);
+
+// What `require('diagnostics_channel')` returns in `context`: the installed
+// `diagnosticsChannel` namespace (frozen, null prototype). It exists even
+// when the global was left out (InstallOptions::diagnostics_channel empty).
+// Same rules as GetAsyncHooksExports.
+ASYNCCTX_EXPORT v8::MaybeLocal<v8::Object> GetDiagnosticsChannelExports(
+    v8::Local<v8::Context> context);
+
+// True for every specifier above (the built-ins asyncctx provides).
+ASYNCCTX_EXPORT bool IsBuiltinModuleSpecifier(std::string_view specifier);
+
+// GetAsyncHooksModule or GetDiagnosticsChannelModule, by specifier. For any
+// other specifier: empty, with Node's ERR_UNKNOWN_BUILTIN_MODULE Error
+// pending ("No such built-in module: <specifier>").
+ASYNCCTX_EXPORT v8::MaybeLocal<v8::Module> GetBuiltinModule(
+    v8::Local<v8::Context> context,
+    std::string_view specifier);
+
+// GetAsyncHooksExports or GetDiagnosticsChannelExports, by specifier (what a
+// host's `require` returns for it); ERR_UNKNOWN_BUILTIN_MODULE as
+// GetBuiltinModule for any other specifier.
+ASYNCCTX_EXPORT v8::MaybeLocal<v8::Object> GetBuiltinModuleExports(
+    v8::Local<v8::Context> context,
+    std::string_view specifier);
 
 }  // namespace asyncctx
 

@@ -67,6 +67,9 @@ struct InstallOptions {
   // Namespace shaped like node:async_hooks: createHook, executionAsyncId,
   // triggerAsyncId, executionAsyncResource, AsyncLocalStorage, AsyncResource.
   std::string async_hooks = "asyncHooks";
+  // Namespace shaped like node:diagnostics_channel: channel, hasSubscribers,
+  // subscribe, unsubscribe, tracingChannel, Channel (docs/api.md).
+  std::string diagnostics_channel = "diagnosticsChannel";
   // Compile the JavaScript layer with the process-wide V8 code cache (made
   // by the first Install() of the process that has this on, and shared by
   // every isolate after it; docs/embedding.md, "What Install costs"). Off by

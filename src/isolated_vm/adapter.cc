@@ -501,7 +501,9 @@ void InstallCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
         !ReadName(isolate, context, names, "AsyncContext",
                   &install.async_context) ||
         !ReadName(isolate, context, names, "asyncHooks",
-                  &install.async_hooks)) {
+                  &install.async_hooks) ||
+        !ReadName(isolate, context, names, "diagnosticsChannel",
+                  &install.diagnostics_channel)) {
       return;
     }
     v8::Local<v8::Value> code_cache;

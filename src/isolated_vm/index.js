@@ -57,7 +57,7 @@ function load() {
 }
 
 const NAME_KEYS = ['AsyncLocalStorage', 'AsyncResource', 'queueMicrotask',
-                   'AsyncContext', 'asyncHooks'];
+                   'AsyncContext', 'asyncHooks', 'diagnosticsChannel'];
 
 function defaultOnError(error) {
   // Where errors go when the caller gives no onError: Node's console, from

@@ -37,6 +37,7 @@ function enterWithPossible() {
 }
 
 let prepareRun;  // the class's part of run (see makeRunMethod)
+let enterStorage;  // for internal/diagnostics_channel (below)
 
 class AsyncLocalStorage {
   #enabled = true;
@@ -105,13 +106,25 @@ class AsyncLocalStorage {
       validateCallback(storage, callback);
       storage.#enabled = true;
     };
+    // What run(value, ...) does to the frame, for runStores: `frame` with
+    // `storage` mapped to `value` (and the instance enabled), or undefined
+    // when `storage` is not an AsyncLocalStorage.
+    enterStorage = (storage, frame, value) => {
+      if (((typeof storage !== 'object' || storage === null) &&
+           typeof storage !== 'function') ||
+          !(#enabled in storage)) {
+        return undefined;
+      }
+      storage.#enabled = true;
+      return frameWith(frame, storage, value);
+    };
   }
 }
 
 // As in Node.js, the callback is called with `this` null (globalThis in a
 // sloppy-mode function).
-defineValue(AsyncLocalStorage.prototype, 'run',
-            makeRunMethod(prepareRun, null), true, false);
+const storageRun = makeRunMethod(prepareRun, null);
+defineValue(AsyncLocalStorage.prototype, 'run', storageRun, true, false);
 // exit: run with the store undefined, without enabling the instance.
 const runForExit = makeRunMethod(validateCallback, null);
 function validateCallback(storage, callback) {
@@ -128,4 +141,6 @@ module.exports = {
   __proto__: null,
   AsyncLocalStorage,
   enterWithPossible,
+  enterStorage,
+  storageRun,
 };

@@ -169,6 +169,7 @@ function nearStackLimit() {
 
 module.exports = {
   __proto__: null,
+  describeReceived,
   safeConstructorName,
   makeError,
   invalidArgType,

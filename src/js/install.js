@@ -33,6 +33,7 @@ const { AsyncContext } = require('internal/async_context');
 const { AsyncLocalStorage } = require('internal/async_local_storage');
 const { AsyncResource } = require('internal/async_resource');
 const { queueMicrotask } = require('internal/queue_microtask');
+const { diagnosticsChannel } = require('internal/diagnostics_channel');
 
 const asyncHooks = ObjectFreeze({
   __proto__: null,
@@ -52,6 +53,8 @@ const internals = {
   frameMissing: kMissing,
   // For the node:async_hooks module (src/node_module.cc).
   asyncHooks,
+  // For the node:diagnostics_channel module (src/node_module.cc).
+  diagnosticsChannel: ObjectFreeze(diagnosticsChannel),
 };
 // Pairs of (function name, module id); tools/js2c.py checks at build time
 // that each module exports its function.
@@ -69,6 +72,7 @@ module.exports = {
     AsyncContext,
     queueMicrotask,
     asyncHooks,
+    diagnosticsChannel: internals.diagnosticsChannel,
   },
   internals,
 };

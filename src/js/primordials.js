@@ -40,12 +40,22 @@ const RangeErrorCtor = RangeError;
 const SymbolToStringTag = Symbol.toStringTag;
 const SetCtor = Set;
 const FinalizationRegistryCtor = FinalizationRegistry;
+const MapCtor = Map;
+const WeakRefCtor = WeakRef;
+const PromiseCtor = Promise;
+const PromiseResolve = Promise.resolve.bind(Promise);
+const PromiseReject = Promise.reject.bind(Promise);
 const uncurryThis = (fn) => (self, ...args) => ReflectApply(fn, self, args);
 const StringPrototypeSlice = uncurryThis(String.prototype.slice);
 const StringPrototypeIndexOf = uncurryThis(String.prototype.indexOf);
 const SymbolPrototypeToString = uncurryThis(Symbol.prototype.toString);
 const SetPrototypeAdd = uncurryThis(Set.prototype.add);
 const SetPrototypeDelete = uncurryThis(Set.prototype.delete);
+const MapPrototypeGet = uncurryThis(Map.prototype.get);
+const MapPrototypeSet = uncurryThis(Map.prototype.set);
+const MapPrototypeDelete = uncurryThis(Map.prototype.delete);
+const WeakRefPrototypeDeref = uncurryThis(WeakRef.prototype.deref);
+const PromisePrototypeThen = uncurryThis(Promise.prototype.then);
 const FinalizationRegistryPrototypeRegister =
     uncurryThis(FinalizationRegistry.prototype.register);
 const hasOwn = (object, key) =>
@@ -90,6 +100,16 @@ module.exports = {
   SymbolToStringTag,
   SetCtor,
   FinalizationRegistryCtor,
+  MapCtor,
+  WeakRefCtor,
+  PromiseCtor,
+  PromiseResolve,
+  PromiseReject,
+  MapPrototypeGet,
+  MapPrototypeSet,
+  MapPrototypeDelete,
+  WeakRefPrototypeDeref,
+  PromisePrototypeThen,
   StringPrototypeSlice,
   StringPrototypeIndexOf,
   SymbolPrototypeToString,

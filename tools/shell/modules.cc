@@ -234,7 +234,7 @@ bool ModuleLoader::Resolve(v8::Local<v8::Context> context,
                            Entry** entry,
                            Failure* failure) {
   *entry = nullptr;
-  if (IsAsyncHooksSpecifier(specifier))
+  if (IsBuiltinModuleSpecifier(specifier))
     return true;
   std::string from = referrer_name.empty() ? std::string("the shell")
                                            : AbsolutePath(referrer_name);
@@ -375,7 +375,7 @@ v8::MaybeLocal<v8::Module> ModuleLoader::ResolveStatic(
     return {};
   }
   if (it->second == nullptr)
-    return GetAsyncHooksModule(context);
+    return GetBuiltinModule(context, name);
   return it->second->module.Get(isolate);
 }
 
@@ -397,8 +397,9 @@ v8::MaybeLocal<v8::Promise> ModuleLoader::ImportDynamic(
           : std::string();
   Entry* entry;
   Failure failure;
-  if (!loader->Resolve(context, ToUtf8(isolate, specifier), referrer_name,
-                       std::string(), &entry, &failure) ||
+  std::string specifier_name = ToUtf8(isolate, specifier);
+  if (!loader->Resolve(context, specifier_name, referrer_name, std::string(),
+                       &entry, &failure) ||
       (entry != nullptr && !loader->Fetch(context, entry, &failure))) {
     (void)resolver->Reject(context, failure.exception).IsNothing();
     return handle_scope.Escape(resolver->GetPromise());
@@ -409,7 +410,8 @@ v8::MaybeLocal<v8::Promise> ModuleLoader::ImportDynamic(
     module = entry->module.Get(isolate);
   v8::Local<v8::Value> result;
   bool ok =
-      (!module.IsEmpty() || GetAsyncHooksModule(context).ToLocal(&module)) &&
+      (!module.IsEmpty() ||
+       GetBuiltinModule(context, specifier_name).ToLocal(&module)) &&
       module->InstantiateModule(context, ResolveStatic).FromMaybe(false) &&
       module->Evaluate(context).ToLocal(&result);
   if (!ok) {

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "asyncctx/errors.h"
+#include "asyncctx/module.h"
 #include "tools/shell/bindings.h"
 #include "tools/shell/errors.h"
 #include "tools/v8_host/v8_host_compat.h"
@@ -32,6 +34,35 @@ void Load(const v8::FunctionCallbackInfo<v8::Value>& info) {
   }
   // An exception stays pending and propagates to load()'s caller.
   RunScript(context, path, source);
+}
+
+// require(id): the built-ins asyncctx provides (async_hooks,
+// diagnostics_channel, with or without `node:`), the same objects as their
+// modules; Node's ERR_UNKNOWN_BUILTIN_MODULE for any other id. For bundled
+// CommonJS, whose bundler turns require('async_hooks') into a call of the
+// `require` in scope.
+void Require(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::Local<v8::Context> context = isolate->GetCurrentContext();
+  if (!info[0]->IsString()) {
+    ThrowInvalidArgType(context, "id", "string", info[0]);
+    return;
+  }
+  if (info[0].As<v8::String>()->Length() == 0) {
+    v8::Local<v8::Object> error;
+    if (MakeNodeError(context, ErrorType::kTypeError, "ERR_INVALID_ARG_VALUE",
+                      "The argument 'id' must be a non-empty string. "
+                      "Received ''")
+            .ToLocal(&error)) {
+      isolate->ThrowException(error);
+    }
+    return;
+  }
+  v8::Local<v8::Object> exports;
+  if (GetBuiltinModuleExports(context, ToUtf8(isolate, info[0]))
+          .ToLocal(&exports)) {
+    info.GetReturnValue().Set(exports);
+  }
 }
 
 }  // namespace
@@ -80,6 +111,8 @@ v8::MaybeLocal<v8::Value> RunScript(v8::Local<v8::Context> context,
 
 bool InstallLoad(v8::Local<v8::Context> context) {
   return SetFunction(context, context->Global(), "load", Load,
+                     v8::Local<v8::Value>(), v8::DontEnum) &&
+         SetFunction(context, context->Global(), "require", Require,
                      v8::Local<v8::Value>(), v8::DontEnum);
 }
 

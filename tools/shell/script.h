@@ -27,7 +27,10 @@ v8::MaybeLocal<v8::Value> RunScript(v8::Local<v8::Context> context,
                                     const std::string& source);
 
 // Defines the global `load(path)`. It throws if the file cannot be read, and
-// lets the script's own exceptions propagate to the caller.
+// lets the script's own exceptions propagate to the caller. Also defines
+// `require(id)` for the built-in modules (async_hooks, diagnostics_channel,
+// with or without `node:`): the objects of GetBuiltinModuleExports(), and
+// Node's ERR_UNKNOWN_BUILTIN_MODULE for any other id.
 bool InstallLoad(v8::Local<v8::Context> context);
 
 }  // namespace shell
