@@ -35,3 +35,16 @@ test('runInAsyncScope passes thisArg and every argument', () => {
     assert.deepEqual(seen, [true, args]);
   }
 });
+
+test('a bound function passes its this (or thisArg) and every argument',
+     () => {
+       const resource = new AsyncResource('X');
+       const self = {};
+       const fn = function(...got) {
+         return [this === self, got];
+       };
+       for (const args of [[], [1], [1, 2], [1, 2, 3], [1, 2, 3, 4, 5]]) {
+         assert.deepEqual(resource.bind(fn).apply(self, args), [true, args]);
+         assert.deepEqual(resource.bind(fn, self)(...args), [true, args]);
+       }
+     });
