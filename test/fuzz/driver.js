@@ -43,6 +43,10 @@
   // value of every AsyncLocalStorage and AsyncContext.Variable.
   function makeProbe(e) {
     return function P(label, extra) {
+      // The hostile-realm mode (test/fuzz/pollute.js).
+      if (typeof global.FUZZ_POLLUTE_PROBE === 'function') {
+        global.FUZZ_POLLUTE_PROBE();
+      }
       let line = label;
       if (!e.hooked && !e.noIds) line += ' ' + e.ids();
       line += ' |';

@@ -333,6 +333,58 @@
     }
   });
 
+  // Accessors on Object.prototype for the names of a frame node's fields
+  // (key, value, next, resource): a node built without one of them, then
+  // assigned it (executionAsyncResource() caches its resource on the node),
+  // would hand the node, which holds every store, to the setter.
+  const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+  function holdsKey(object) {
+    for (const name of ['key', 'value', 'next']) {
+      const desc = ObjectGetOwnPropertyDescriptor(object, name);
+      if (desc !== undefined && (isKey(desc.value) || reveals(desc.value))) {
+        return true;
+      }
+    }
+    return false;
+  }
+  attacks.push(function frameFieldAccessors() {
+    for (const name of ['key', 'value', 'next', 'resource']) {
+      ObjectDefineProperty(Object.prototype, name, {
+        __proto__: null,
+        configurable: true,
+        enumerable: false,
+        get() {
+          if (holdsKey(this)) {
+            record(`Object.prototype.${name} getter received a context`);
+          }
+          return undefined;
+        },
+        set(value) {
+          if (holdsKey(this) || isKey(value)) {
+            record(`Object.prototype.${name} setter received a context`);
+          }
+          ReflectDefineProperty(this, name, {
+            __proto__: null,
+            value,
+            writable: true,
+            enumerable: true,
+            configurable: true,
+          });
+        },
+      });
+    }
+  });
+
+  // Every probe of a program asks for the current resource (the driver
+  // calls FUZZ_POLLUTE_PROBE): what it returns must reveal no context.
+  const executionAsyncResource = global.asyncHooks.executionAsyncResource;
+  global.FUZZ_POLLUTE_PROBE = function() {
+    const resource = executionAsyncResource();
+    if (isKey(resource) || holdsKey(resource)) {
+      record('executionAsyncResource() revealed a context');
+    }
+  };
+
   const chosen = [];
   for (const attack of attacks) {
     if (random() < 0.5) chosen[chosen.length] = attack;

@@ -43,6 +43,27 @@ TEST_F(TerminationTest, TerminationInATopLevelScriptLeavesTheStackEmpty) {
   ExpectAtRest("after the termination");
 }
 
+// The JavaScript half of the execution stack (the resources of entries pushed
+// by the layer) is reset too: in the next host callback, at the depth the
+// terminated resource had, executionAsyncResource() is the host's resource.
+// With internal/execution_stack's resetAfterTermination made a no-op this
+// returns the terminated resource (found by tools/mutate).
+TEST_F(TerminationTest, TerminatedResourceIsNotTheNextHostCallbacksResource) {
+  RunTerminated(
+      "globalThis.terminated = new AsyncResource('X');"
+      "terminated.runInAsyncScope(() => { terminateNow(); for (;;) {} })");
+  Recover();
+  runtime()->RunMicrotasks(context());
+  AsyncResource host(context(), "Host");
+  {
+    CallbackScope scope(&host);
+    v8::Local<v8::Value> resource = Run("asyncHooks.executionAsyncResource()");
+    EXPECT_FALSE(resource->StrictEquals(Run("terminated")));
+    EXPECT_TRUE(resource->StrictEquals(host.resource()));
+  }
+  ExpectAtRest("after the host callback");
+}
+
 // As above, in a microtask run by Runtime::RunMicrotasks().
 TEST_F(TerminationTest, TerminationInATopLevelCheckpointLeavesTheStackEmpty) {
   RunString(

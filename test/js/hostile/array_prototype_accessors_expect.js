@@ -43,4 +43,4 @@ for (const name of ['push', 'pop', 'shift', 'unshift', 'slice', 'splice',
     p.push(observed, args);
   };
 }
-runTenants(p, observed);
+runTenants(p, observed, makeAttacker(p, observed));

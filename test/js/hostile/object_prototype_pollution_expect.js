@@ -63,4 +63,4 @@ const wrapped = AsyncContext.Snapshot.wrap(function named(a, b) {});
 const wrappedName = Reflect.getOwnPropertyDescriptor(wrapped, 'name');
 if (!wrappedName || wrappedName.value !== 'wrapped named') errorsOk = false;
 p.log(errorsOk ? 'errors ok' : 'FAIL: errors');
-runTenants(p, observed);
+runTenants(p, observed, makeAttacker(p, observed));

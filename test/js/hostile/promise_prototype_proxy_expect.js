@@ -47,4 +47,4 @@ for (const name of ['asyncctx.frame', 'asyncctx.asyncId',
     configurable: true,
   });
 }
-runTenants(p, observed);
+runTenants(p, observed, makeAttacker(p, observed));

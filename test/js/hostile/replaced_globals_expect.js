@@ -37,4 +37,4 @@ for (const name of ['Array', 'Promise', 'Reflect', 'Object', 'Function',
                     'FinalizationRegistry']) {
   globalThis[name] = spy(globalThis[name]);
 }
-runTenants(p, observed);
+runTenants(p, observed, makeAttacker(p, observed));

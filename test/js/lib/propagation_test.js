@@ -345,22 +345,20 @@ test('a root-frame queueMicrotask after a store-frame one sees no store',
        assert.deepEqual(seen, ['store', undefined, 'store2', undefined]);
      });
 
-// V8 10.2 runs a function microtask in whatever frame the previous job left,
-// and the fast path queues the bare function when the caller is at the root,
-// so nothing restores the frame after it: enterWith inside such a callback is
-// seen by the next bare microtask. Node (20 and 24) gives undefined. This is
-// the documented limitation of the fast path (docs/semantics.md); the case
-// is skipped so that it fails loudly once someone un-skips it after a fix.
-test.skip('enterWith in a root-frame queueMicrotask callback does not leak ' +
-              'into the next one (known fast-path limitation on V8 10.2)',
-          async () => {
-            const als = new AsyncLocalStorage();
-            const seen = [];
-            queueMicrotask(() => als.enterWith('leak'));
-            queueMicrotask(() => seen.push(als.getStore()));
-            await tick();
-            assert.deepEqual(seen, [undefined]);
-          });
+// V8 10.2 runs a function microtask in whatever frame the previous job left;
+// the layer resets a frame left dirty by an enterWith before each queued
+// callback (internal/queue_microtask), so enterWith inside a root-frame
+// callback is not seen by the next one. Node (20 and 24) gives undefined.
+test('enterWith in a root-frame queueMicrotask callback does not leak ' +
+         'into the next one',
+     async () => {
+       const als = new AsyncLocalStorage();
+       const seen = [];
+       queueMicrotask(() => als.enterWith('leak'));
+       queueMicrotask(() => seen.push(als.getStore()));
+       await tick();
+       assert.deepEqual(seen, [undefined]);
+     });
 
 test('async work started inside a microtask keeps the microtask frame',
      async () => {

@@ -18,7 +18,9 @@ the bundle's banner imports node:async_hooks and defines a `require` that
 returns it. The import is a real one: the shell resolves it with
 asyncctx::GetAsyncHooksModule().
 
-Prints `ok`, `not ok` (with the difference) or `skip`; exits 1 on `not ok`.
+Prints `ok`, `not ok` (with the difference) or `skip` (loudly: why, on
+stdout and stderr), then `N passed, N failed` and, for a skip, `1 skipped`;
+exits 1 on `not ok`. tools/test runs it as the suite "opentelemetry".
 """
 import argparse
 import os
@@ -69,16 +71,18 @@ def main():
     esbuild = os.path.join(WORK, "node_modules", ".bin", "esbuild")
     if not os.path.exists(esbuild):
         if shutil.which("npm") is None:
-            print("skip - opentelemetry: npm is not installed")
-            return 0
+            skip("npm is not installed")
+            print("0 passed, 0 failed")
+            return None
         if not os.path.exists(os.path.join(WORK, "package.json")):
             with open(os.path.join(WORK, "package.json"), "w") as f:
                 f.write('{"private": true}\n')
         result = run(["npm", "install", "--no-audit", "--no-fund",
                       "--silent"] + PACKAGES, WORK)
         if result.returncode != 0 or not os.path.exists(esbuild):
-            print("skip - opentelemetry: npm install failed (no network?)")
-            return 0
+            skip("npm install failed (is the registry reachable?)")
+            print("0 passed, 0 failed")
+            return None
     with open(os.path.join(WORK, "entry.mjs"), "w") as f:
         f.write(ENTRY)
     bundle = os.path.join(WORK, "otel.bundle.mjs")
@@ -88,6 +92,7 @@ def main():
                   "--log-level=warning", "--banner:js=" + BANNER], WORK)
     if result.returncode != 0:
         print("not ok - opentelemetry: esbuild failed\n" + result.stderr)
+        print("0 passed, 1 failed")
         return 1
     test = os.path.join(WORK, "context_managers.mjs")
     shutil.copyfile(os.path.join(HERE, "context_managers.mjs"), test)
@@ -97,11 +102,24 @@ def main():
         print("not ok - opentelemetry: exit %d\nexpected:\n  %s\ngot:\n  %s\n%s"
               % (result.returncode, "\n  ".join(EXPECTED),
                  "\n  ".join(lines), result.stderr))
+        print("0 passed, 1 failed")
         return 1
     print("ok - opentelemetry: both context managers keep each request's "
           "context")
+    print("1 passed, 0 failed")
+    return 0
+
+
+def skip(why):
+    # Loud: the suite line of tools/test notes it, and stderr says why.
+    print("skip - opentelemetry: " + why)
+    sys.stderr.write("check.py: SKIPPED, not run: %s\n" % why)
+    print("1 skipped")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    rc = main()
+    if rc is None:
+        rc = 0
+    sys.exit(rc)
