@@ -10,11 +10,11 @@
 #include <string>
 
 #include "asyncctx/callback_scope.h"
+#include "src/js_sources.h"
 #include "src/runtime_impl.h"
 #include "src/runtime_registry.h"
 #include "src/v8_compat.h"
 #include "src/v8_string.h"
-#include "v8-debug.h"
 #include "v8-exception.h"
 #include "v8-message.h"
 #include "v8-promise.h"
@@ -56,7 +56,7 @@ void RuntimeImpl::OnMessage(v8::Local<v8::Message> message,
   v8::Local<v8::Context> context = isolate->GetCurrentContext();
   if (context.IsEmpty())
     return;
-  if (IsStackOverflowInHook(isolate, message))
+  if (IsStackOverflowInLayer(isolate, message))
     return;
   // The callback of the innermost CallbackScope threw and nothing caught it.
   if (runtime->innermost_scope != nullptr)
@@ -66,23 +66,24 @@ void RuntimeImpl::OnMessage(v8::Local<v8::Message> message,
 }
 
 // V8 calls the layer's promise hooks itself and reports what they throw as
-// an uncaught exception, while the code that made the promise (or called
-// then, or awaited) is still running. A stack overflow there (a promise
-// created at the very end of the stack, in the hook or in a hook callback
-// it runs) is no error of the program's: the hook's bookkeeping for that
-// promise is skipped, and the program's own code, which is that deep, gets
-// its RangeError at its next call, where it can catch it (as in Node.js
-// 24). It is recognised by where it happened: JavaScript is still on the
-// stack (an exception that reached the top of a callback or a microtask has
-// unwound its JavaScript before V8 reports it). Wherever V8 places it: at
-// the hook's entry V8 reports the user's location, not the layer's.
-bool RuntimeImpl::IsStackOverflowInHook(v8::Isolate* isolate,
-                                        v8::Local<v8::Message> message) {
-  if (ToStdString(isolate, message->Get())
-          .find("Maximum call stack size exceeded") == std::string::npos) {
+// an uncaught exception. A stack overflow at a hook's entry (a promise
+// created at the very end of the stack) is no error of the program's: the
+// hook's bookkeeping for that promise is skipped, and the program's own
+// code, which is that deep, gets its RangeError at its next call, where it
+// can catch it (as in Node.js 24). V8 places such an overflow, thrown
+// before the hook's first instruction, at line 1 of the layer's script,
+// which is a comment: any other exception from the layer (a real location)
+// is reported as usual.
+bool RuntimeImpl::IsStackOverflowInLayer(v8::Isolate* isolate,
+                                         v8::Local<v8::Message> message) {
+  v8::Local<v8::Value> script = message->GetScriptResourceName();
+  if (!script->IsString() ||
+      ToStdString(isolate, script) != internal::kAsyncctxScriptName ||
+      message->GetLineNumber(isolate->GetCurrentContext()).FromMaybe(0) != 1) {
     return false;
   }
-  return v8::StackTrace::CurrentStackTrace(isolate, 1)->GetFrameCount() > 0;
+  return ToStdString(isolate, message->Get())
+             .find("Maximum call stack size exceeded") != std::string::npos;
 }
 
 void RuntimeImpl::OnPromiseReject(v8::PromiseRejectMessage message) {

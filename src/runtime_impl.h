@@ -219,7 +219,7 @@ class RuntimeImpl final : public Runtime {
   // Frees the state of a collected context.
   static void OnContextCollected(const v8::WeakCallbackInfo<ContextState>&);
   // message_routing.cc
-  static bool IsStackOverflowInHook(v8::Isolate* isolate,
+  static bool IsStackOverflowInLayer(v8::Isolate* isolate,
                                      v8::Local<v8::Message> message);
   static void OnPromiseReject(v8::PromiseRejectMessage message);
   // checkpoint.cc

@@ -16,7 +16,6 @@ const {
   TypeErrorCtor,
   defineValue,
 } = primordials;
-const RangeErrorPrototype = RangeErrorCtor.prototype;
 const { constants, strings } = binding;
 const { kErrorTypeTypeError, kErrorTypeRangeError } = constants;
 const { kScriptPrefix, kRuntimeDestroyed } = strings;
@@ -134,39 +133,6 @@ function makeNodeError(kind, code, message) {
   return makeError(Ctor, code, message);
 }
 
-// A stack overflow of the program's own depth, caught by the layer around a
-// hook callback: `err` is a RangeError, and the stack is still that deep
-// where it was caught (a hook that recursed by itself has unwound to a
-// shallow stack by then, and its error is the hook's). Such an error is the
-// program's, as in Node.js: its code is that deep, and gets the RangeError
-// (rethrown), never a fatal hook error. Found by where it happened, not by
-// a message or a line number.
-function isProgramStackOverflow(err) {
-  if (!nearStackLimit()) return false;
-  try {
-    return err !== null && typeof err === 'object' &&
-        ObjectGetPrototypeOf(err) === RangeErrorPrototype;
-  } catch {
-    // A Proxy's trap overflowed too.
-    return true;
-  }
-}
-
-// Whether about kProbeFrames more interpreter frames (some kilobytes: more
-// than the layer and a small hook use) would overflow the stack here.
-const kProbeFrames = 40;
-function probeStack(n) {
-  return n === 0 ? 0 : probeStack(n - 1) + 1;
-}
-function nearStackLimit() {
-  try {
-    probeStack(kProbeFrames);
-    return false;
-  } catch {
-    return true;
-  }
-}
-
 module.exports = {
   __proto__: null,
   describeReceived,
@@ -177,5 +143,4 @@ module.exports = {
   validateObjectOrUndefined,
   runtimeDestroyed,
   makeNodeError,
-  isProgramStackOverflow,
 };

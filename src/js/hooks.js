@@ -18,7 +18,7 @@ const {
   kPromiseResolve,
   kTotals,
 } = constants;
-const { isProgramStackOverflow, makeError } = require('internal/errors');
+const { makeError } = require('internal/errors');
 
 // internal/promise_hooks installs V8's promise hooks from the counts above
 // whenever they change. It requires this module (for the emitters), so it
@@ -73,9 +73,8 @@ class AsyncHook {
   }
 
   // All-or-nothing: the new lists are built first (where a stack overflow
-  // or an allocation failure can still throw), then committed, and undone
-  // if V8's promise hooks cannot follow, so the lists, the counts and the
-  // promise hooks always agree.
+  // or an allocation failure can still throw), then committed with plain
+  // assignments only, so the lists and the counts always agree.
   #update(delta) {
     const hasInit = this.#init !== undefined;
     const hasBefore = this.#before !== undefined;
@@ -91,35 +90,19 @@ class AsyncHook {
     const nextResolve = hasResolve ?
         withHook(promiseResolveHooks, this, delta) :
         promiseResolveHooks;
-    const lists = [initHooks, beforeHooks, afterHooks, destroyHooks,
-                   promiseResolveHooks];
-    let counted = false;
-    try {
-      setHookLists(nextInit, nextBefore, nextAfter, nextDestroy, nextResolve);
-      this.#count(delta);
-      counted = true;
-      refreshPromiseHooks();
-    } catch (err) {
-      // A stack overflow before V8's promise hooks changed: undone (with
-      // calls that succeeded at this depth already), so that the counts,
-      // the lists and the promise hooks still agree.
-      setHookLists(lists[0], lists[1], lists[2], lists[3], lists[4]);
-      if (counted) this.#count(-delta);
-      throw err;
-    }
-  }
-
-  // Plain assignments only (nothing here can throw).
-  #count(delta) {
-    if (this.#init !== undefined) hookFields[kInit] += delta;
-    if (this.#before !== undefined) hookFields[kBefore] += delta;
-    if (this.#after !== undefined) hookFields[kAfter] += delta;
-    if (this.#destroy !== undefined) hookFields[kDestroy] += delta;
-    if (this.#promiseResolve !== undefined) {
-      hookFields[kPromiseResolve] += delta;
-    }
+    initHooks = nextInit;
+    beforeHooks = nextBefore;
+    afterHooks = nextAfter;
+    destroyHooks = nextDestroy;
+    promiseResolveHooks = nextResolve;
+    if (hasInit) hookFields[kInit] += delta;
+    if (hasBefore) hookFields[kBefore] += delta;
+    if (hasAfter) hookFields[kAfter] += delta;
+    if (hasDestroy) hookFields[kDestroy] += delta;
+    if (hasResolve) hookFields[kPromiseResolve] += delta;
     hookFields[kTotals] += delta;
     this.#enabled = delta > 0;
+    refreshPromiseHooks();
   }
 
   // The emitters live in a static block: they read the private callbacks,
@@ -132,7 +115,6 @@ class AsyncHook {
         try {
           hooks[i].#init(asyncId, type, triggerAsyncId, resource);
         } catch (err) {
-          if (isProgramStackOverflow(err)) throw err;
           reportHookError('init', err);
         }
       }
@@ -144,7 +126,6 @@ class AsyncHook {
         try {
           hooks[i].#before(asyncId);
         } catch (err) {
-          if (isProgramStackOverflow(err)) throw err;
           reportHookError('before', err);
         }
       }
@@ -156,7 +137,6 @@ class AsyncHook {
         try {
           hooks[i].#after(asyncId);
         } catch (err) {
-          if (isProgramStackOverflow(err)) throw err;
           reportHookError('after', err);
         }
       }
@@ -168,7 +148,6 @@ class AsyncHook {
         try {
           hooks[i].#destroy(asyncId);
         } catch (err) {
-          if (isProgramStackOverflow(err)) throw err;
           reportHookError('destroy', err);
         }
       }
@@ -180,21 +159,11 @@ class AsyncHook {
         try {
           hooks[i].#promiseResolve(asyncId);
         } catch (err) {
-          if (isProgramStackOverflow(err)) throw err;
           reportHookError('promiseResolve', err);
         }
       }
     };
   }
-}
-
-// Plain assignments only (nothing here can throw).
-function setHookLists(init, before, after, destroy, resolve) {
-  initHooks = init;
-  beforeHooks = before;
-  afterHooks = after;
-  destroyHooks = destroy;
-  promiseResolveHooks = resolve;
 }
 
 // A copy of `list` with `hook` added (delta > 0) or removed.
