@@ -68,7 +68,8 @@ struct InstallOptions {
   // triggerAsyncId, executionAsyncResource, AsyncLocalStorage, AsyncResource.
   std::string async_hooks = "asyncHooks";
   // Namespace shaped like node:diagnostics_channel: channel, hasSubscribers,
-  // subscribe, unsubscribe, tracingChannel, Channel (docs/api.md).
+  // subscribe, unsubscribe, tracingChannel, Channel (README.md,
+  // docs/semantics.md "diagnostics_channel").
   std::string diagnostics_channel = "diagnosticsChannel";
   // Compile the JavaScript layer with the process-wide V8 code cache (made
   // by the first Install() of the process that has this on, and shared by
