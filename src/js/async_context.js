@@ -19,9 +19,11 @@ const {
 const { constants, contextFields } = binding;
 const { kRepairActive } = constants;
 const {
-  ROOT,
-  frameWithout,
+  ensureKeyId,
+  frameLookup,
   getFrame,
+  kMissing,
+  linkTail,
   newNode,
   restoreFrame,
   setFrame,
@@ -46,8 +48,8 @@ const { activateRepairOnce } = require('internal/promise_hooks');
 //
 // This is the hot path of every run: two native calls, not three. The new
 // node is made first and swapped in, and its tail (the previous frame
-// without `key`, as frameWith makes it) is filled in right after the swap:
-// no other JavaScript runs in between, so nothing ever sees the node
+// without `key`: linkTail, as in frameWith) is filled in right after the
+// swap: no other JavaScript runs in between, so nothing ever sees the node
 // unfinished. The tail is filled inside the `try`, so that a stack overflow
 // there still restores the previous frame.
 function makeRunMethod(prepare, thisArg) {
@@ -60,9 +62,7 @@ function makeRunMethod(prepare, thisArg) {
       if (contextFields[kRepairActive] !== 1) activateRepairOnce();
       const previous = swapFrame(frame);
       try {
-        if (previous !== undefined && previous !== ROOT) {
-          frame.next = frameWithout(previous, key);
-        }
+        linkTail(frame, previous);
         return ReflectApply(fn, thisArg, args);
       } finally {
         try { setFrame(previous); } catch { restoreFrame(previous); }
@@ -87,10 +87,8 @@ function runInFrame(frame, fn, thisArg, args) {
 
 // The value of `key` in the current frame, or `defaultValue`.
 function lookup(key, defaultValue) {
-  for (let node = getFrame(); node !== undefined; node = node.next) {
-    if (node.key === key) return node.value;
-  }
-  return defaultValue;
+  const value = frameLookup(getFrame(), key);
+  return value === kMissing ? defaultValue : value;
 }
 
 // OrdinaryCreateFromConstructor(NewTarget, "%AsyncContext.X.prototype%"):
@@ -128,6 +126,7 @@ class Variable {
     this.#name = name;
     this.#defaultValue = defaultValue;
     fixPrototype(this, new.target, Variable.prototype);
+    ensureKeyId(this);
   }
 
   get name() {

@@ -9,6 +9,7 @@
 
 const { ReflectApply, defineValue, newList } = primordials;
 const {
+  ensureKeyId,
   frameWith,
   frameWithout,
   getFrame,
@@ -51,6 +52,7 @@ class AsyncLocalStorage {
         options === undefined ? undefined : options.defaultValue;
     const name = options === undefined ? undefined : options.name;
     this.#name = name === undefined ? '' : `${name}`;
+    ensureKeyId(this);
   }
 
   get name() {
