@@ -20,8 +20,8 @@ const { constants, contextFields } = binding;
 const { kRepairActive } = constants;
 const {
   ensureKeyId,
-  frameLookup,
   getFrame,
+  kLayer,
   kMissing,
   linkTail,
   newNode,
@@ -29,6 +29,7 @@ const {
   setFrame,
   slotFrame,
   swapFrame,
+  tableLookup,
 } = require('internal/frames');
 const { invalidArgType, runtimeDestroyed } = require('internal/errors');
 const { activateRepairOnce } = require('internal/promise_hooks');
@@ -86,9 +87,18 @@ function runInFrame(frame, fn, thisArg, args) {
 }
 
 // The value of `key` in the current frame, or `defaultValue`.
+// A node for `key` is the answer, whatever its kind: a removal node
+// (AsyncLocalStorage#disable) holds the instance's defaultValue.
 function lookup(key, defaultValue) {
-  const value = frameLookup(getFrame(), key);
-  return value === kMissing ? defaultValue : value;
+  for (let node = getFrame(); node !== undefined; node = node.next) {
+    if (node.key === key) return node.value;
+    const table = node.table;
+    if (table !== undefined && table.layer === kLayer) {
+      const value = tableLookup(table, key);
+      return value === kMissing ? defaultValue : value;
+    }
+  }
+  return defaultValue;
 }
 
 // OrdinaryCreateFromConstructor(NewTarget, "%AsyncContext.X.prototype%"):

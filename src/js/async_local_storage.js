@@ -76,7 +76,7 @@ class AsyncLocalStorage {
   disable() {
     this.#enabled = false;
     const frame = getFrame();
-    const rest = frameWithout(frame, this);
+    const rest = frameWithout(frame, this, this.#defaultValue);
     if (rest !== frame) setFrame(slotFrame(rest));
   }
 

@@ -30,12 +30,20 @@
 // above that, sharing every part it does not change. A lookup then walks
 // at most kSpan nodes before it reaches an index. Nodes above an index may
 // repeat a key the index holds: the node nearer the head wins, as it does
-// in the walk, and a removed key is a node whose value is kMissing. Frames
+// in the walk, and a key removed from below an index is a *removal node*
+// (frameWithout). An index belongs to the layer of the context that made it
+// (key ids are per layer): another context's layer walks past it. Frames
 // of fewer than kSpan keys never get an index and are what they were.
 
 'use strict';
 
-const { ObjectFreeze, newList } = primordials;
+const {
+  ObjectFreeze,
+  WeakSetCtor,
+  WeakSetPrototypeAdd,
+  WeakSetPrototypeHas,
+  newList,
+} = primordials;
 const {
   getFrame,
   setFrame,
@@ -104,8 +112,11 @@ function isRootFrame(frame) {
 // The value of `key` in `frame`, or kMissing.
 function frameLookup(frame, key) {
   for (let node = frame; node !== undefined; node = node.next) {
-    if (node.key === key) return node.value;
-    if (node.table !== undefined) return tableLookup(node.table, key);
+    if (node.key === key) return isRemoval(node) ? kMissing : node.value;
+    const table = node.table;
+    if (table !== undefined && table.layer === kLayer) {
+      return tableLookup(table, key);
+    }
   }
   return kMissing;
 }
@@ -124,7 +135,7 @@ function linkTail(node, frame) {
   if (frame === undefined || frame === ROOT) return;
   const key = node.key;
   let at = frame;
-  while (at !== undefined && at.key !== key && at.table === undefined) {
+  while (at !== undefined && at.key !== key && !isIndexed(at)) {
     at = at.next;
   }
   let next;
@@ -136,30 +147,41 @@ function linkTail(node, frame) {
   if (next !== undefined) linkNode(node, next);
 }
 
-// `frame` without `key` (undefined when nothing is left). Shares every node
-// after the removed one; a key held by an index is removed by a node that
-// maps it to kMissing.
-function frameWithout(frame, key) {
+// `frame` without `key` (undefined when nothing is left), for
+// AsyncLocalStorage#disable. Shares every node after the removed one. A key
+// that an index below holds is removed by a removal node: a node for the key
+// whose value is `missingValue` (what a lookup of the missing key gives, the
+// instance's defaultValue, so that lookup need not tell it apart), known to
+// frameLookup and to indexes as missing.
+function frameWithout(frame, key, missingValue) {
   let node = frame;
-  while (node !== undefined && node.key !== key && node.table === undefined) {
+  while (node !== undefined && node.key !== key && !isIndexed(node)) {
     node = node.next;
   }
   if (node === undefined) return frame === ROOT ? undefined : frame;
-  if (node.key === key && node.value === kMissing) return frame;
-  if (node.key === key && node.table === undefined) {
+  if (node.key === key && isRemoval(node)) return frame;
+  if (node.key === key && !isIndexed(node)) {
     // Removed from the nodes above the index, unless the index below holds
     // the key too (shadowed by this node).
     let indexed = node.next;
-    while (indexed !== undefined && indexed.table === undefined) {
-      indexed = indexed.next;
-    }
+    while (indexed !== undefined && !isIndexed(indexed)) indexed = indexed.next;
     if (indexed === undefined || tableLookup(indexed.table, key) === kMissing) {
       return copyUpTo(frame, node, node.next);
     }
   } else if (node.key !== key && tableLookup(node.table, key) === kMissing) {
     return frame;
   }
-  return newNode(key, kMissing, frame);
+  const removal = newNode(key, missingValue, frame);
+  removalsMade = true;
+  WeakSetPrototypeAdd(removals, removal);
+  return removal;
+}
+
+const removals = new WeakSetCtor();
+let removalsMade = false;
+
+function isRemoval(node) {
+  return removalsMade && WeakSetPrototypeHas(removals, node);
 }
 
 // ---------------------------------------------------------------------------
@@ -182,6 +204,8 @@ class Stamp {
 }
 
 const kSpan = 8;
+// This layer's mark on its indexes.
+const kLayer = ObjectFreeze({__proto__: null});
 const kBits = 5;
 const kWidth = 32;
 const kMask = 31;
@@ -251,6 +275,12 @@ function copySlots(array, edit) {
   return copy;
 }
 
+// Whether `node` has an index of this layer.
+function isIndexed(node) {
+  const table = node.table;
+  return table !== undefined && table.layer === kLayer;
+}
+
 // Gives `node`, whose run of unindexed nodes has reached kSpan, the index
 // of its frame (a cache: the nodes stay, and say the same): the first index below it plus the nodes above that one,
 // the oldest first so that the nearest wins. Leaves the node unindexed if a
@@ -262,6 +292,8 @@ function indexNode(node) {
   for (; below !== undefined && below.table === undefined; below = below.next) {
     entries[count++] = below;
   }
+  // Another layer's index below: this layer keeps walking these nodes.
+  if (below !== undefined && below.table.layer !== kLayer) return;
   const ids = newList(count);
   let maxId = 0;
   for (let i = 0; i < count; i++) {
@@ -302,9 +334,10 @@ function indexNode(node) {
       array[slot] = child;
       array = child;
     }
-    array[id & kMask] = entries[i].value;
+    const entry = entries[i];
+    array[id & kMask] = isRemoval(entry) ? kMissing : entry.value;
   }
-  node.table = {__proto__: null, root, shift};
+  node.table = {__proto__: null, root, shift, layer: kLayer};
 }
 
 // Sets node.next, and the span that follows from it. A `next` whose own
@@ -383,9 +416,11 @@ module.exports = {
   swapFrame,
   newNode,
   linkTail,
+  tableLookup,
   ensureKeyId,
   ROOT,
   kMissing,
+  kLayer,
   isRootFrame,
   frameLookup,
   frameWith,

@@ -107,16 +107,21 @@ function random(seed) {
   };
 }
 
-// The model: a frame is a Map from key to value; a disabled ALS reads as
-// its default until run or enterWith enables it again.
+// The model: a frame is a Map from key to value; a disabled ALS, or one its
+// frame does not hold, reads as its defaultValue (enabled again by run or
+// enterWith, not by exit).
 function randomProgram(seed) {
   const rnd = random(seed);
   const count = 40;
   const keys = [];
   for (let i = 0; i < count; i++) {
-    keys.push(i % 4 === 3 ?
-        {variable: new AsyncContext.Variable({defaultValue: `d${i}`})} :
-        {als: new AsyncLocalStorage(), enabled: true});
+    if (i % 4 === 3) {
+      keys.push({variable: new AsyncContext.Variable({defaultValue: `d${i}`})});
+    } else {
+      const fallback = i % 4 === 1 ? `a${i}` : undefined;
+      keys.push({als: new AsyncLocalStorage({defaultValue: fallback}), fallback,
+                 enabled: true});
+    }
   }
   let model = new Map();
   let steps = 0;
@@ -125,7 +130,7 @@ function randomProgram(seed) {
       const k = keys[i];
       const expected = k.variable ?
           (model.has(i) ? model.get(i) : `d${i}`) :
-          (k.enabled && model.has(i) ? model.get(i) : undefined);
+          (k.enabled && model.has(i) ? model.get(i) : k.fallback);
       const actual = k.variable ? k.variable.get() : k.als.getStore();
       if (actual !== expected) {
         throw new Error(`seed ${seed}, step ${steps}: key ${i} is ${actual}, expected ${expected}`);
@@ -165,7 +170,7 @@ function randomProgram(seed) {
       } else if (op === 7 && k.als) {
         const saved = model;
         model = new Map(model);
-        model.delete(i);
+        model.set(i, undefined);  // exit: undefined inside, even with a default
         k.als.exit(() => { check(); step(depth + 1); check(); });
         model = saved;
         check();
@@ -175,8 +180,8 @@ function randomProgram(seed) {
         const {snapshot, model: then} = snapshots[rnd(snapshots.length)];
         const saved = model;
         model = then;
-        // A disabled ALS reads as undefined whatever the frame holds, so a
-        // snapshot's check only holds for the flags as they are now.
+        // A disabled ALS reads as its default whatever the frame holds: the
+        // snapshot's check uses the flags as they are now.
         snapshot.run(check);
         model = saved;
         check();
