@@ -19,14 +19,17 @@ const {
 const { constants, contextFields } = binding;
 const { kRepairActive } = constants;
 const {
-  ROOT,
-  frameWithout,
+  ensureKeyId,
   getFrame,
+  kLayer,
+  kMissing,
+  linkTail,
   newNode,
   restoreFrame,
   setFrame,
   slotFrame,
   swapFrame,
+  tableLookup,
 } = require('internal/frames');
 const { invalidArgType, runtimeDestroyed } = require('internal/errors');
 const { activateRepairOnce } = require('internal/promise_hooks');
@@ -46,8 +49,8 @@ const { activateRepairOnce } = require('internal/promise_hooks');
 //
 // This is the hot path of every run: two native calls, not three. The new
 // node is made first and swapped in, and its tail (the previous frame
-// without `key`, as frameWith makes it) is filled in right after the swap:
-// no other JavaScript runs in between, so nothing ever sees the node
+// without `key`: linkTail, as in frameWith) is filled in right after the
+// swap: no other JavaScript runs in between, so nothing ever sees the node
 // unfinished. The tail is filled inside the `try`, so that a stack overflow
 // there still restores the previous frame.
 function makeRunMethod(prepare, thisArg) {
@@ -60,9 +63,7 @@ function makeRunMethod(prepare, thisArg) {
       if (contextFields[kRepairActive] !== 1) activateRepairOnce();
       const previous = swapFrame(frame);
       try {
-        if (previous !== undefined && previous !== ROOT) {
-          frame.next = frameWithout(previous, key);
-        }
+        linkTail(frame, previous);
         return ReflectApply(fn, thisArg, args);
       } finally {
         try { setFrame(previous); } catch { restoreFrame(previous); }
@@ -86,9 +87,16 @@ function runInFrame(frame, fn, thisArg, args) {
 }
 
 // The value of `key` in the current frame, or `defaultValue`.
+// A node for `key` is the answer, whatever its kind: a removal node
+// (AsyncLocalStorage#disable) holds the instance's defaultValue.
 function lookup(key, defaultValue) {
   for (let node = getFrame(); node !== undefined; node = node.next) {
     if (node.key === key) return node.value;
+    const table = node.table;
+    if (table !== undefined && table.layer === kLayer) {
+      const value = tableLookup(table, key);
+      return value === kMissing ? defaultValue : value;
+    }
   }
   return defaultValue;
 }
@@ -128,6 +136,7 @@ class Variable {
     this.#name = name;
     this.#defaultValue = defaultValue;
     fixPrototype(this, new.target, Variable.prototype);
+    ensureKeyId(this);
   }
 
   get name() {

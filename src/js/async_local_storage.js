@@ -9,6 +9,7 @@
 
 const { ReflectApply, defineValue, newList } = primordials;
 const {
+  ensureKeyId,
   frameWith,
   frameWithout,
   getFrame,
@@ -51,6 +52,7 @@ class AsyncLocalStorage {
         options === undefined ? undefined : options.defaultValue;
     const name = options === undefined ? undefined : options.name;
     this.#name = name === undefined ? '' : `${name}`;
+    ensureKeyId(this);
   }
 
   get name() {
@@ -74,7 +76,7 @@ class AsyncLocalStorage {
   disable() {
     this.#enabled = false;
     const frame = getFrame();
-    const rest = frameWithout(frame, this);
+    const rest = frameWithout(frame, this, this.#defaultValue);
     if (rest !== frame) setFrame(slotFrame(rest));
   }
 

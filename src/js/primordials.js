@@ -42,6 +42,7 @@ const SetCtor = Set;
 const FinalizationRegistryCtor = FinalizationRegistry;
 const MapCtor = Map;
 const WeakRefCtor = WeakRef;
+const WeakSetCtor = WeakSet;
 const PromiseCtor = Promise;
 const PromiseResolve = Promise.resolve.bind(Promise);
 const PromiseReject = Promise.reject.bind(Promise);
@@ -55,6 +56,8 @@ const MapPrototypeGet = uncurryThis(Map.prototype.get);
 const MapPrototypeSet = uncurryThis(Map.prototype.set);
 const MapPrototypeDelete = uncurryThis(Map.prototype.delete);
 const WeakRefPrototypeDeref = uncurryThis(WeakRef.prototype.deref);
+const WeakSetPrototypeAdd = uncurryThis(WeakSet.prototype.add);
+const WeakSetPrototypeHas = uncurryThis(WeakSet.prototype.has);
 const PromisePrototypeThen = uncurryThis(Promise.prototype.then);
 const FinalizationRegistryPrototypeRegister =
     uncurryThis(FinalizationRegistry.prototype.register);
@@ -102,6 +105,7 @@ module.exports = {
   FinalizationRegistryCtor,
   MapCtor,
   WeakRefCtor,
+  WeakSetCtor,
   PromiseCtor,
   PromiseResolve,
   PromiseReject,
@@ -109,6 +113,8 @@ module.exports = {
   MapPrototypeSet,
   MapPrototypeDelete,
   WeakRefPrototypeDeref,
+  WeakSetPrototypeAdd,
+  WeakSetPrototypeHas,
   PromisePrototypeThen,
   StringPrototypeSlice,
   StringPrototypeIndexOf,

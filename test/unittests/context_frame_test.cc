@@ -176,6 +176,50 @@ TEST_F(ContextFrameTest, ContextFrameCarriesContextWithoutHooks) {
   }
 }
 
+// Frames of more than a few stores get indexes, and an index belongs to the
+// layer (the context) that made it: key ids are per context. Stores of two
+// contexts entered into one frame, in turn, each read back their own values
+// from both contexts.
+TEST_F(ContextFrameTest, WideFramesOfTwoContextsKeepEachContextsStores) {
+  RunIn(a_,
+        "globalThis.aStores = Array.from({length: 40},"
+        "  () => new AsyncLocalStorage()); ''");
+  RunIn(b_,
+        "globalThis.bStores = Array.from({length: 40},"
+        "  () => new AsyncLocalStorage());"
+        "globalThis.enterAll = (fn) => {"
+        "  for (let i = 0; i < 40; i++) bStores[i].enterWith('b' + i);"
+        "  return fn();"
+        "};"
+        "globalThis.readB = () => bStores.map((s) => s.getStore()).join();"
+        "globalThis.readOther = (stores) =>"
+        "  stores.map((s) => s.getStore()).join(); ''");
+  v8::Local<v8::Object> b_global = b_->Global();
+  v8::Local<v8::Object> a_global = a_->Global();
+  for (const char* name : {"enterAll", "readB", "readOther"}) {
+    v8::Local<v8::String> key =
+        v8::String::NewFromUtf8(isolate(), name).ToLocalChecked();
+    v8::Local<v8::Value> fn = b_global->Get(b_, key).ToLocalChecked();
+    ASSERT_TRUE(a_global->Set(a_, key, fn).FromMaybe(false));
+  }
+  std::string expected_a;
+  std::string expected_b;
+  for (int i = 0; i < 40; i++) {
+    expected_a += (i ? "," : "") + std::string("a") + std::to_string(i);
+    expected_b += (i ? "," : "") + std::string("b") + std::to_string(i);
+  }
+  EXPECT_EQ(RunIn(a_,
+                  "new AsyncLocalStorage().run(0, () => {"
+                  "  for (let i = 0; i < 40; i++) aStores[i].enterWith('a' + i);"
+                  "  return enterAll(() => {"
+                  "    for (let i = 0; i < 40; i += 2) aStores[i].enterWith('a' + i);"
+                  "    return [aStores.map((s) => s.getStore()).join(),"
+                  "            readB(), readOther(aStores)].join('|');"
+                  "  });"
+                  "})"),
+            expected_a + "|" + expected_b + "|" + expected_a);
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace asyncctx
