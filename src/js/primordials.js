@@ -38,6 +38,12 @@ const ErrorCtor = Error;
 const TypeErrorCtor = TypeError;
 const RangeErrorCtor = RangeError;
 const SymbolToStringTag = Symbol.toStringTag;
+// The key of a disposable's dispose method. Where V8 has no Symbol.dispose
+// (10.2 has neither `using` nor the symbol), the registered symbol that
+// Node.js 18.18 and 20 used before V8 had one; the global Symbol is left as
+// it is.
+const SymbolDispose = typeof Symbol.dispose === 'symbol' ?
+    Symbol.dispose : Symbol.for('nodejs.dispose');
 const SetCtor = Set;
 const FinalizationRegistryCtor = FinalizationRegistry;
 const MapCtor = Map;
@@ -98,6 +104,7 @@ module.exports = {
   TypeErrorCtor,
   RangeErrorCtor,
   SymbolToStringTag,
+  SymbolDispose,
   SetCtor,
   FinalizationRegistryCtor,
   MapCtor,
