@@ -22,6 +22,7 @@
 
 const ReflectApply = Reflect.apply;
 const ReflectHas = Reflect.has;
+const ReflectConstruct = Reflect.construct;
 const ObjectDefineProperty = Object.defineProperty;
 const ObjectFreeze = Object.freeze;
 const ObjectGetPrototypeOf = Object.getPrototypeOf;
@@ -92,6 +93,8 @@ module.exports = {
   __proto__: null,
   ReflectApply,
   ReflectHas,
+  ReflectConstruct,
+  ObjectDefineProperty,
   ObjectFreeze,
   ObjectGetPrototypeOf,
   ObjectSetPrototypeOf,
