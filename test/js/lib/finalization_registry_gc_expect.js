@@ -3,7 +3,7 @@
 // expect-stdout: ^construction context: variable foo, store s, held h1, this undefined$
 // expect-stdout: ^reaction queued by the cleanup: variable foo, store s$
 // expect-stdout: ^registry made at the root, registered in a store: variable undefined, store undefined$
-// expect-stdout: ^same task, after the other cleanup: variable undefined, store undefined$
+// expect-stdout: ^a registry made earlier, cleaned up after it: variable undefined, store undefined$
 // expect-stdout: ^subclass: variable sub, held h3$
 // expect-stdout: ^next task: variable undefined, store undefined$
 // expect-stdout: ^done$
@@ -12,8 +12,12 @@
 // registry was constructed (the AsyncContext proposal; test262's
 // built-ins/AsyncContext/context-propagation/FinalizationRegistry.js is the
 // first case), not where the target was registered or where gc() ran, and
-// the cleanup task starts and ends at the root: the registry's context
-// reaches neither the other cleanups of the same task nor later tasks.
+// the registry's context reaches neither other registries' cleanups nor
+// later tasks. (V8 runs each registry's cleanups in a task of their own,
+// and the shell starts every task at the root, so that the frame the
+// wrapper restores after the callback is checked by the unit test
+// PropagationTest.FinalizationRegistryCleanupRunsInTheConstructionFrame,
+// which runs V8's tasks with nothing around them.)
 // Node 24 and 26 run every cleanup in the frame current when V8's task
 // runs (the first line prints "variable undefined, store undefined" there).
 
@@ -36,10 +40,10 @@ async function collect() {
   await tick(5);
 }
 
-// Made first: V8 ran its cleanup after the later registries' (either order
+// Made first: V8 runs its cleanup after the later registries' (either order
 // must give the root here).
 const early = new FinalizationRegistry(() => {
-  log(`same task, after the other cleanup: ${seen()}`);
+  log(`a registry made earlier, cleaned up after it: ${seen()}`);
 });
 let reaction;
 const fromFoo = variable.run('foo', () => als.run('s', () =>
