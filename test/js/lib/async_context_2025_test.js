@@ -25,6 +25,16 @@ test('FinalizationRegistry keeps the builtin\'s name, length and toString',
            [1, false, false, true]);
      });
 
+test('FinalizationRegistry has the builtin\'s own properties', () => {
+  const names = Object.getOwnPropertyNames(FinalizationRegistry).sort();
+  // Every API function of V8 10.2 has own `arguments` and `caller` (null,
+  // non-configurable); from V8 12 on they are gone (docs/semantics.md).
+  const expected = typeof V8_VERSION !== 'undefined' && V8_VERSION[0] < 12 ?
+      ['arguments', 'caller', 'length', 'name', 'prototype'] :
+      ['length', 'name', 'prototype'];
+  assert.deepEqual(names, expected);
+});
+
 test('FinalizationRegistry keeps the global and prototype properties', () => {
   const F = FinalizationRegistry;
   const global = Object.getOwnPropertyDescriptor(globalThis,
