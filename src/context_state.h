@@ -126,6 +126,7 @@ struct ContextState {
   v8::Global<v8::Function> invalid_arg_type;
   v8::Global<v8::Function> make_node_error;
   v8::Global<v8::Function> reset_after_termination;
+  v8::Global<v8::Function> install_finalization_registry;
   // The original AsyncLocalStorage.prototype.getStore and
   // AsyncContext.Variable.prototype.get, captured at Install: they throw for
   // any object without the classes' private fields, which makes them the

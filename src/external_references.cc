@@ -19,6 +19,7 @@ std::vector<intptr_t> MakeExternalReferences() {
   for (size_t i = 0; i < kBindingFunctionCount; i++)
     references.push_back(
         reinterpret_cast<intptr_t>(kBindingFunctions[i].callback));
+  references.push_back(reinterpret_cast<intptr_t>(&ConstructThroughLayer));
   references.push_back(
       reinterpret_cast<intptr_t>(&RuntimeImpl::FlushDestroysMicrotask));
   references.push_back(reinterpret_cast<intptr_t>(&EvaluateAsyncHooksModule));
@@ -59,6 +60,16 @@ v8::MaybeLocal<v8::Function> NewNativeFunction(v8::Local<v8::Context> context,
   CheckExternalReference(reinterpret_cast<intptr_t>(callback));
   return v8::Function::New(context, callback, data, length,
                            v8::ConstructorBehavior::kThrow);
+}
+
+v8::MaybeLocal<v8::Function> NewNativeConstructor(
+    v8::Local<v8::Context> context,
+    v8::FunctionCallback callback,
+    v8::Local<v8::Value> data,
+    int length) {
+  CheckExternalReference(reinterpret_cast<intptr_t>(callback));
+  return v8::Function::New(context, callback, data, length,
+                           v8::ConstructorBehavior::kAllow);
 }
 
 }  // namespace internal

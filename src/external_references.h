@@ -41,6 +41,14 @@ v8::MaybeLocal<v8::Function> NewNativeFunction(v8::Local<v8::Context> context,
                                                v8::Local<v8::Value> data,
                                                int length);
 
+// The same with ConstructorBehavior::kAllow: `new` calls `callback` with
+// IsConstructCall() and NewTarget() set.
+v8::MaybeLocal<v8::Function> NewNativeConstructor(
+    v8::Local<v8::Context> context,
+    v8::FunctionCallback callback,
+    v8::Local<v8::Value> data,
+    int length);
+
 }  // namespace internal
 }  // namespace asyncctx
 

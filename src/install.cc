@@ -165,7 +165,8 @@ v8::Maybe<bool> RunJavaScriptLayer(v8::Local<v8::Context> context,
 // before it. False with an exception pending on failure.
 bool DefineGlobals(v8::Local<v8::Context> context,
                    v8::Local<v8::Object> exports,
-                   const InstallOptions& install_options) {
+                   const InstallOptions& install_options,
+                   v8::Local<v8::Function> install_finalization_registry) {
   v8::Isolate* isolate = compat::IsolateOf(context);
   v8::Local<v8::Object> global = context->Global();
   const std::pair<const std::string*, const char*> globals[] = {
@@ -216,6 +217,15 @@ bool DefineGlobals(v8::Local<v8::Context> context,
     if (!ok)
       return false;
     defined[defined_count++] = key;
+  }
+  // Last: it is all or nothing itself (src/js/finalization_registry.js).
+  if (install_options.finalization_registry_context) {
+    v8::Local<v8::Value> argv[] = {global};
+    if (install_finalization_registry
+            ->Call(context, v8::Undefined(isolate), 1, argv)
+            .IsEmpty()) {
+      return false;
+    }
   }
   std::move(undo_globals).Cancel();
   return true;
@@ -345,7 +355,8 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
           .IsNothing()) {
     return v8::Nothing<bool>();
   }
-  if (!DefineGlobals(context, exports, install_options)) {
+  if (!DefineGlobals(context, exports, install_options,
+                     state->install_finalization_registry.Get(isolate))) {
     context->SetPromiseHooks({}, {}, {}, {});
     return v8::Nothing<bool>();
   }

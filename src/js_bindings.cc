@@ -4,6 +4,7 @@
 
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include "asyncctx/errors.h"
 #include "src/errors.h"
@@ -152,7 +153,48 @@ void QueueDestroyBinding(const v8::FunctionCallbackInfo<v8::Value>& info) {
                                /*from_javascript=*/true);
 }
 
+// newConstructor(name, length, construct): a native function named `name`
+// (so its toString is V8's `function name() { [native code] }`, as for a
+// builtin) that forwards to `construct` (see ConstructThroughLayer).
+void NewConstructorBinding(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::Local<v8::Context> context = isolate->GetCurrentContext();
+  if (!info[0]->IsString() || !info[1]->IsInt32() || !info[2]->IsFunction())
+    return;
+  v8::Local<v8::Function> constructor;
+  if (!NewNativeConstructor(context, ConstructThroughLayer, info[2],
+                            info[1].As<v8::Int32>()->Value())
+           .ToLocal(&constructor)) {
+    return;
+  }
+  constructor->SetName(info[0].As<v8::String>());
+  info.GetReturnValue().Set(constructor);
+}
+
 }  // namespace
+
+// A native constructor whose construction is JavaScript: called (with or
+// without `new`) as construct(newTarget, ...arguments), newTarget undefined
+// without `new`. The data is `construct`.
+void ConstructThroughLayer(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::Local<v8::Context> context = isolate->GetCurrentContext();
+  if (!info.Data()->IsFunction())
+    return;
+  int argc = info.Length();
+  std::vector<v8::Local<v8::Value>> argv(static_cast<size_t>(argc) + 1);
+  argv[0] = info.IsConstructCall() ? info.NewTarget()
+                                   : v8::Undefined(isolate).As<v8::Value>();
+  for (int i = 0; i < argc; i++)
+    argv[static_cast<size_t>(i) + 1] = info[i];
+  v8::Local<v8::Value> result;
+  if (info.Data()
+          .As<v8::Function>()
+          ->Call(context, v8::Undefined(isolate), argc + 1, argv.data())
+          .ToLocal(&result)) {
+    info.GetReturnValue().Set(result);
+  }
+}
 
 const BindingFunction kBindingFunctions[] = {
 #define ASYNCCTX_BINDING_FUNCTION(name, callback, length) \

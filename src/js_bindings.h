@@ -38,6 +38,9 @@ struct BindingFunction {
   int length;
 };
 extern const BindingFunction kBindingFunctions[];
+
+// The callback of the constructors made by the binding's newConstructor.
+void ConstructThroughLayer(const v8::FunctionCallbackInfo<v8::Value>& info);
 extern const size_t kBindingFunctionCount;
 
 // The ContextState of a native function created with a holder as its data,

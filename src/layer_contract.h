@@ -55,7 +55,8 @@
   V(reportHookError, ReportHookErrorBinding, 2)    \
   V(reportUncaught, ReportUncaughtBinding, 1)      \
   V(queueDestroy, QueueDestroyBinding, 1)          \
-  V(hostResourceAt, HostResourceAt, 1)
+  V(hostResourceAt, HostResourceAt, 1)             \
+  V(newConstructor, NewConstructorBinding, 3)
 
 // The other properties of the binding object (see NewBindingObject):
 //   fields         Float64Array shared by every context of the isolate:
@@ -81,17 +82,19 @@
 // ContextState member that keeps it). Install reads each from the layer's
 // internals; the layer fills its internals from this table
 // (binding.layerFunctions: name, module, name, module, ...).
-#define ASYNCCTX_LAYER_FUNCTIONS(V)                                       \
-  V(emitInit, "internal/hooks", emit_init)                                \
-  V(emitBefore, "internal/hooks", emit_before)                            \
-  V(emitAfter, "internal/hooks", emit_after)                              \
-  V(emitDestroyBatch, "internal/hooks", emit_destroy_batch)               \
-  V(refreshPromiseHooks, "internal/promise_hooks", refresh_promise_hooks) \
-  V(frameWith, "internal/frames", frame_with)                             \
-  V(frameLookup, "internal/frames", frame_lookup)                         \
-  V(invalidArgType, "internal/errors", invalid_arg_type)                  \
-  V(makeNodeError, "internal/errors", make_node_error)                    \
-  V(resetAfterTermination, "internal/termination", reset_after_termination)
+#define ASYNCCTX_LAYER_FUNCTIONS(V)                                         \
+  V(emitInit, "internal/hooks", emit_init)                                  \
+  V(emitBefore, "internal/hooks", emit_before)                              \
+  V(emitAfter, "internal/hooks", emit_after)                                \
+  V(emitDestroyBatch, "internal/hooks", emit_destroy_batch)                 \
+  V(refreshPromiseHooks, "internal/promise_hooks", refresh_promise_hooks)   \
+  V(frameWith, "internal/frames", frame_with)                               \
+  V(frameLookup, "internal/frames", frame_lookup)                           \
+  V(invalidArgType, "internal/errors", invalid_arg_type)                    \
+  V(makeNodeError, "internal/errors", make_node_error)                      \
+  V(resetAfterTermination, "internal/termination", reset_after_termination) \
+  V(installFinalizationRegistry, "internal/finalization_registry",          \
+    install_finalization_registry)
 
 // The prefix of the layer's script name: stacks made for the user leave
 // out the lines that carry it (src/js/errors.js).

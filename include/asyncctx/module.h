@@ -116,6 +116,40 @@ ASYNCCTX_EXPORT v8::MaybeLocal<v8::Object> GetBuiltinModuleExports(
     v8::Local<v8::Context> context,
     std::string_view specifier);
 
+// Module evaluation in the empty context.
+//
+// The AsyncContext proposal evaluates every module, imported statically or
+// with import(), in the empty context: a module's top level, its top-level
+// await and the jobs it queues see no AsyncLocalStorage store and no
+// AsyncContext.Variable value of the code that happened to trigger the
+// load, so that the first importer's request does not become the context of
+// everything the module does for its lifetime (one instance serves every
+// later importer). V8 evaluates in whatever frame is current, so a host
+// evaluates through this function instead of Module::Evaluate:
+//
+//   v8::MaybeLocal<v8::Promise> ImportDynamically(...) {  // V8's callback
+//     ...
+//     module->InstantiateModule(context, Resolve);
+//     asyncctx::EvaluateModule(context, module);  // not module->Evaluate()
+//     ...
+//   }
+//
+// The promise that import() returns stays the caller's: reactions attached
+// to it (and an `await import(...)`) run in the caller's context as usual.
+//
+// EvaluateModule calls module->Evaluate(context) with `context`'s root
+// frame current, and afterwards puts back the exact frame that was current
+// before (also when evaluation throws or is terminated). Statically imported
+// modules are evaluated by that same call. Returns what Evaluate returns.
+//
+// Must be called inside a HandleScope, with `context`'s isolate entered;
+// `module` must be instantiated in `context`. Returns an empty handle, with
+// an Error pending, if `context` is not installed (then nothing is
+// evaluated).
+ASYNCCTX_EXPORT v8::MaybeLocal<v8::Value> EvaluateModule(
+    v8::Local<v8::Context> context,
+    v8::Local<v8::Module> module);
+
 }  // namespace asyncctx
 
 #endif  // ASYNCCTX_MODULE_H_

@@ -71,6 +71,14 @@ struct InstallOptions {
   // subscribe, unsubscribe, tracingChannel, Channel (README.md,
   // docs/semantics.md "diagnostics_channel").
   std::string diagnostics_channel = "diagnosticsChannel";
+  // Replace the global FinalizationRegistry with a constructor of the same
+  // shape (name, length, prototype object, subclassing, a native toString)
+  // whose cleanup callbacks run in the context frame current when the
+  // registry was constructed, as the TC39 AsyncContext proposal asks; V8's
+  // own runs them in whatever frame is current (docs/semantics.md,
+  // "FinalizationRegistry"). Nothing is replaced when the global is missing
+  // or is not V8's constructor at Install.
+  bool finalization_registry_context = true;
   // Compile the JavaScript layer with the process-wide V8 code cache (made
   // by the first Install() of the process that has this on, and shared by
   // every isolate after it; docs/embedding.md, "What Install costs"). Off by

@@ -7,12 +7,15 @@
 
 'use strict';
 
-const { ReflectApply, defineValue, newList } = primordials;
+const { ReflectApply, SymbolDispose, defineValue, newList } = primordials;
 const {
   ensureKeyId,
+  frameLookup,
   frameWith,
   frameWithout,
   getFrame,
+  kMissing,
+  restoreFrame,
   setFrame,
   slotFrame,
 } = require('internal/frames');
@@ -39,6 +42,9 @@ function enterWithPossible() {
 
 let prepareRun;  // the class's part of run (see makeRunMethod)
 let enterStorage;  // for internal/diagnostics_channel (below)
+let isStorage;  // (value) => true for an AsyncLocalStorage
+let enable;  // (storage) => marks the instance enabled, as run does
+let defaultValueOf;  // (storage) => its defaultValue
 
 class AsyncLocalStorage {
   #enabled = true;
@@ -93,6 +99,13 @@ class AsyncLocalStorage {
     markFrameDirty();
   }
 
+  // A disposable (Node.js 24.22, for `using`): enters `store` as enterWith
+  // does, and its dispose puts back the frame that was current here (see
+  // RunScope below).
+  withScope(store) {
+    return new RunScope(this, store);
+  }
+
   // As in Node.js 24: the store is undefined inside (even with a
   // defaultValue), and in async work started there.
   exit(callback, ...args) {
@@ -104,6 +117,14 @@ class AsyncLocalStorage {
   }
 
   static {
+    isStorage = (value) =>
+      ((typeof value === 'object' && value !== null) ||
+       typeof value === 'function') &&
+      #enabled in value;
+    defaultValueOf = (storage) => storage.#defaultValue;
+    enable = (storage) => {
+      storage.#enabled = true;
+    };
     prepareRun = (storage, callback) => {
       validateCallback(storage, callback);
       storage.#enabled = true;
@@ -132,6 +153,74 @@ const runForExit = makeRunMethod(validateCallback, null);
 function validateCallback(storage, callback) {
   if (typeof callback !== 'function') {
     throw invalidArgType('callback', 'function', callback);
+  }
+}
+
+// What withScope returns (the class is Node's: `RunScope`, with `dispose()`
+// and `[Symbol.dispose]()`). The constructor enters `store` like enterWith;
+// the first dispose undoes it, later ones do nothing:
+//
+// * when the frame the scope entered is still current (the end of a `using`
+//   block, also after an `await` inside it), the exact frame object that was
+//   current before withScope is put back, as `run` does on return (no new
+//   frame, and the root stays the root);
+// * otherwise (disposed out of order, after another enterWith, or in
+//   another context), only this storage goes back to the value it had
+//   before withScope (absent if it was), in whatever frame is current. The
+//   other keys of that frame stay: a scope disposed in another context
+//   must not bring the rest of its own context there. Node.js applies this
+//   rule to every dispose, so both give the same stores.
+//
+// What withScope cannot prevent (V8 gives JavaScript no hook where an
+// async function suspends): inside an async function, the store entered
+// before the first `await` stays current in the caller when the call
+// returns, as after enterWith, until the caller's job or host callback
+// ends (docs/semantics.md).
+class RunScope {
+  #storage;
+  #previous;
+  #frame;
+  #disposed = false;
+
+  constructor(storage, store) {
+    if (!isStorage(storage)) {
+      throw invalidArgType('storage', 'AsyncLocalStorage', storage);
+    }
+    enable(storage);
+    const previous = getFrame();
+    const frame = frameWith(previous, storage, store);
+    this.#storage = storage;
+    this.#previous = previous;
+    this.#frame = frame;
+    activateRepairOnce();
+    setFrame(frame);
+    markFrameDirty();
+  }
+
+  dispose() {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    const current = getFrame();
+    const previous = this.#previous;
+    if (current === this.#frame) {
+      // A dispose at the end of a `finally` must not fail either (see
+      // internal/frames on restores).
+      const frame = slotFrame(previous);
+      try { setFrame(frame); } catch { restoreFrame(frame); }
+      return;
+    }
+    const storage = this.#storage;
+    const value = frameLookup(previous, storage);
+    const next = value === kMissing ?
+        frameWithout(current, storage, defaultValueOf(storage)) :
+        frameWith(current, storage, value);
+    if (next === current) return;
+    setFrame(slotFrame(next));
+    markFrameDirty();
+  }
+
+  [SymbolDispose]() {
+    this.dispose();
   }
 }
 

@@ -133,8 +133,20 @@ function makeNodeError(kind, code, message) {
   return makeError(Ctor, code, message);
 }
 
+// An error as V8 itself makes it for a builtin (no code): for what stands in
+// for a builtin, such as FinalizationRegistry.
+function builtinError(Ctor, message) {
+  const err = new Ctor(message);
+  const stack = err.stack;
+  if (typeof stack === 'string') {
+    defineValue(err, 'stack', withoutInternalFrames(stack), true, false);
+  }
+  return err;
+}
+
 module.exports = {
   __proto__: null,
+  builtinError,
   describeReceived,
   safeConstructorName,
   makeError,

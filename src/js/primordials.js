@@ -22,6 +22,7 @@
 
 const ReflectApply = Reflect.apply;
 const ReflectHas = Reflect.has;
+const ReflectConstruct = Reflect.construct;
 const ObjectDefineProperty = Object.defineProperty;
 const ObjectFreeze = Object.freeze;
 const ObjectGetPrototypeOf = Object.getPrototypeOf;
@@ -38,6 +39,12 @@ const ErrorCtor = Error;
 const TypeErrorCtor = TypeError;
 const RangeErrorCtor = RangeError;
 const SymbolToStringTag = Symbol.toStringTag;
+// The key of a disposable's dispose method. Where V8 has no Symbol.dispose
+// (10.2 has neither `using` nor the symbol), the registered symbol that
+// Node.js 18.18 and 20 used before V8 had one; the global Symbol is left as
+// it is.
+const SymbolDispose = typeof Symbol.dispose === 'symbol' ?
+    Symbol.dispose : Symbol.for('nodejs.dispose');
 const SetCtor = Set;
 const FinalizationRegistryCtor = FinalizationRegistry;
 const MapCtor = Map;
@@ -89,6 +96,8 @@ module.exports = {
   __proto__: null,
   ReflectApply,
   ReflectHas,
+  ReflectConstruct,
+  ObjectDefineProperty,
   ObjectFreeze,
   ObjectGetPrototypeOf,
   ObjectSetPrototypeOf,
@@ -101,6 +110,7 @@ module.exports = {
   TypeErrorCtor,
   RangeErrorCtor,
   SymbolToStringTag,
+  SymbolDispose,
   SetCtor,
   FinalizationRegistryCtor,
   MapCtor,

@@ -186,6 +186,88 @@ TEST_F(NodeModuleTest, ImportFromUninstalledContextFails) {
   EXPECT_TRUE(try_catch.HasCaught());
 }
 
+// EvaluateModule: the module's top level, its top-level await and the jobs
+// it queues run at the root frame; the caller's frame comes back after.
+constexpr char kContextProbe[] = R"(
+  globalThis.seen = [String(als.getStore()), String(variable.get())];
+  Promise.resolve().then(() => seen.push('job ' + als.getStore()));
+  await null;
+  seen.push('after await ' + als.getStore());
+)";
+
+class EvaluateModuleTest : public V8Test {
+ protected:
+  void EnterCallerFrame() {
+    RunString(
+        "globalThis.als = new AsyncLocalStorage();"
+        "globalThis.variable = new AsyncContext.Variable();"
+        "als.enterWith('caller'); 'ok'");
+  }
+};
+
+TEST_F(EvaluateModuleTest, RunsTheModuleAtTheRootFrame) {
+  EnterCallerFrame();
+  v8::Local<v8::Module> module = Compile(isolate(), kContextProbe);
+  ASSERT_TRUE(module->InstantiateModule(context(), Resolve).FromMaybe(false));
+  v8::TryCatch try_catch(isolate());
+  v8::Local<v8::Value> result;
+  ASSERT_TRUE(EvaluateModule(context(), module).ToLocal(&result));
+  // The caller's frame is back at once.
+  EXPECT_EQ(RunString("String(als.getStore())"), "caller");
+  EXPECT_EQ(RunString("seen.join()"), "undefined,undefined");
+  runtime()->RunMicrotasks(context());
+  EXPECT_FALSE(try_catch.HasCaught());
+  EXPECT_EQ(module->GetStatus(), v8::Module::kEvaluated);
+  EXPECT_EQ(RunString("seen.join()"),
+            "undefined,undefined,job undefined,after await undefined");
+}
+
+TEST_F(EvaluateModuleTest, ModuleEvaluateAloneRunsInTheCallersFrame) {
+  // Why EvaluateModule exists: V8 evaluates in whatever frame is current.
+  EnterCallerFrame();
+  v8::Local<v8::Module> module = Compile(isolate(), kContextProbe);
+  ASSERT_TRUE(module->InstantiateModule(context(), Resolve).FromMaybe(false));
+  ASSERT_FALSE(module->Evaluate(context()).IsEmpty());
+  runtime()->RunMicrotasks(context());
+  EXPECT_EQ(RunString("seen.join()"),
+            "caller,undefined,job caller,after await caller");
+}
+
+TEST_F(EvaluateModuleTest, RestoresTheFrameWhenTheModuleThrows) {
+  EnterCallerFrame();
+  v8::Local<v8::Module> module = Compile(
+      isolate(), "globalThis.thrownIn = String(als.getStore()); throw 7;");
+  ASSERT_TRUE(module->InstantiateModule(context(), Resolve).FromMaybe(false));
+  v8::TryCatch try_catch(isolate());
+  v8::Local<v8::Value> result;
+  bool evaluated = EvaluateModule(context(), module).ToLocal(&result);
+  // V8 10.2 throws; V8 with top-level await returns a rejected promise.
+  if (evaluated) {
+    ASSERT_TRUE(result->IsPromise());
+    EXPECT_EQ(result.As<v8::Promise>()->State(), v8::Promise::kRejected);
+  } else {
+    EXPECT_TRUE(try_catch.HasCaught());
+  }
+  EXPECT_EQ(module->GetStatus(), v8::Module::kErrored);
+  try_catch.Reset();
+  EXPECT_EQ(RunString("thrownIn"), "undefined");
+  EXPECT_EQ(RunString("String(als.getStore())"), "caller");
+}
+
+TEST_F(EvaluateModuleTest, NeedsAnInstalledContext) {
+  v8::Local<v8::Context> bare = v8::Context::New(isolate());
+  v8::Context::Scope scope(bare);
+  v8::Local<v8::Module> module =
+      Compile(isolate(), "globalThis.evaluated = true;");
+  ASSERT_TRUE(module->InstantiateModule(bare, Resolve).FromMaybe(false));
+  v8::TryCatch try_catch(isolate());
+  EXPECT_TRUE(EvaluateModule(bare, module).IsEmpty());
+  ASSERT_TRUE(try_catch.HasCaught());
+  v8::String::Utf8Value message(isolate(), try_catch.Exception());
+  EXPECT_NE(std::string(*message).find("EvaluateModule"), std::string::npos);
+  EXPECT_EQ(module->GetStatus(), v8::Module::kInstantiated);
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace asyncctx

@@ -9,6 +9,7 @@
 #include "src/v8_compat.h"
 #include "test/unittests/reporting_fixture.h"
 #include "test/unittests/v8_fixture.h"
+#include "tools/v8_host/v8_host.h"
 #include "v8-function.h"
 #include "v8-primitive.h"
 #include "v8-script.h"
@@ -38,6 +39,25 @@ TEST_F(PropagationTest, RunGetStoreAndRestore) {
     out.push(als.getStore());
   )JS"),
             ",111,");
+}
+
+// A FinalizationRegistry cleanup runs in the frame in which the registry
+// was constructed (not where the target was registered), and V8's cleanup
+// task leaves the frame it found: a host that runs the platform's tasks with
+// nothing of its own around them sees the root afterwards.
+TEST_F(PropagationTest, FinalizationRegistryCleanupRunsInTheConstructionFrame) {
+  RunString(
+      "globalThis.als = new AsyncLocalStorage();"
+      "globalThis.seen = [];"
+      "globalThis.registry = als.run('constructed', () =>"
+      "    new FinalizationRegistry((held) =>"
+      "        seen.push(held + ' ' + als.getStore())));"
+      "als.run('registered', () => registry.register({}, 'held')); 'ok'");
+  env().CollectGarbage();
+  while (host::PumpMessageLoop(isolate())) {
+  }
+  EXPECT_EQ(RunString("seen.join()"), "held constructed");
+  EXPECT_EQ(RunString("String(als.getStore())"), "undefined");
 }
 
 TEST_F(PropagationTest, RunRestoresOnThrowAndEnterWithDoesNotLeak) {

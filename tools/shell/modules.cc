@@ -332,8 +332,9 @@ bool ModuleLoader::RunMain(v8::Local<v8::Context> context,
   }
   v8::Local<v8::Module> module = entry->module.Get(isolate_);
   v8::Local<v8::Value> result;
+  // Modules are evaluated in the empty context (asyncctx/module.h).
   if (!module->InstantiateModule(context, ResolveStatic).FromMaybe(false) ||
-      !module->Evaluate(context).ToLocal(&result)) {
+      !EvaluateModule(context, module).ToLocal(&result)) {
     return false;
   }
   if (!result->IsPromise())
@@ -413,7 +414,7 @@ v8::MaybeLocal<v8::Promise> ModuleLoader::ImportDynamic(
       (!module.IsEmpty() ||
        GetBuiltinModule(context, specifier_name).ToLocal(&module)) &&
       module->InstantiateModule(context, ResolveStatic).FromMaybe(false) &&
-      module->Evaluate(context).ToLocal(&result);
+      EvaluateModule(context, module).ToLocal(&result);
   if (!ok) {
     if (try_catch.HasTerminated())
       return {};

@@ -15,8 +15,9 @@
 // and WeakRef), a store used by async work is released once that work is
 // done, and an AsyncLocalStorage instance that becomes unreachable is
 // collected with its stores once no frame (here: a pending timer) refers to
-// it. FinalizationRegistry callbacks run at the root frame (V8 runs them from
-// a task; the TC39 proposal would want the registration frame).
+// it. FinalizationRegistry callbacks run in the frame in which the registry
+// was constructed (here the root), not in the one of the registration
+// (finalization_registry_gc_expect.js).
 
 'use strict';
 
