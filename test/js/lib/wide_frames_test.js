@@ -196,3 +196,20 @@ function randomProgram(seed) {
 test('random programs over 40 keys agree with the model (200 seeds)', () => {
   for (let seed = 1; seed <= 200; seed++) randomProgram(seed);
 });
+
+test('withScope disposed out of order in a wide frame gives the default back', () => {
+  const stores = makeStores(40);
+  const withDefault = new AsyncLocalStorage({defaultValue: 'default'});
+  new AsyncLocalStorage().run(0, () => {
+    for (let i = 0; i < stores.length; i++) stores[i].enterWith(i);
+    const scope = withDefault.withScope('scoped');
+    for (let i = 0; i < stores.length; i++) stores[i].enterWith(`again${i}`);
+    assert.equal(withDefault.getStore(), 'scoped');
+    scope.dispose();  // not current any more: only withDefault goes back
+    assert.equal(withDefault.getStore(), 'default');
+    assert.equal(stores[7].getStore(), 'again7');
+    const snapshot = new AsyncContext.Snapshot();
+    withDefault.enterWith('later');
+    snapshot.run(() => assert.equal(withDefault.getStore(), 'default'));
+  });
+});
