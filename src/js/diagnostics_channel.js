@@ -366,7 +366,7 @@ class TracingChannel {
       const eventName = traceEvents[i];
       // As in Node.js: own, read-only, non-enumerable, non-configurable.
       const value = tracingChannelFrom(nameOrChannels, eventName);
-      defineValue(this, eventName, value, false, false);
+      defineValue(this, eventName, value, false, false, false);
     }
     // The channels are fixed from here on (the properties cannot change).
     this.#start = this.start;

@@ -365,9 +365,23 @@ test('tracingChannel: five channels named tracing:<name>:<event>', () => {
       const desc = Object.getOwnPropertyDescriptor(tc, event);
       assert.equal(desc.writable, false);
       assert.equal(desc.enumerable, false);
-      // Node: not configurable either (asyncctx: configurable; see
-      // docs/semantics.md).
+      assert.equal(desc.configurable, false);
+      assert.throws(() => Object.defineProperty(tc, event, {value: 1}),
+                    TypeError);
+      assert.throws(() => {
+        tc[event] = 1;
+      }, TypeError);
+      assert.throws(() => {
+        delete tc[event];
+      }, TypeError);
+      assert(tc[event] === dc.channel(`tracing:${name}:${event}`), event);
     }
+  }
+  if (nodeMajor < 26) {
+    // Node 26 keeps only `error` as an own property (the other four are
+    // accessors on the prototype); asyncctx follows Node 24.
+    assert.deepEqual(Object.getOwnPropertyNames(tc),
+                     ['start', 'end', 'asyncStart', 'asyncEnd', 'error']);
   }
   assert.equal(tc.hasSubscribers, false);
   const channels = {
