@@ -93,6 +93,69 @@ test('the module: its functions and Channel', () => {
                        .sort());
 });
 
+// Node 24 and 26: Channel.prototype while inactive, ActiveChannel.prototype
+// while a subscriber or a store is there.
+test('Channel: an active channel has another prototype, as in Node', () => {
+  const ch = dc.channel(fresh('proto'));
+  const f = () => {};
+  assert(Object.getPrototypeOf(ch) === dc.Channel.prototype);
+  ch.subscribe(f);
+  assert(Object.getPrototypeOf(ch) !== dc.Channel.prototype);
+  assert(ch instanceof dc.Channel);
+  assert.equal(ch.hasSubscribers, true);
+  ch.unsubscribe(f);
+  assert(Object.getPrototypeOf(ch) === dc.Channel.prototype);
+  const als = new AsyncLocalStorage();
+  ch.bindStore(als);
+  assert(Object.getPrototypeOf(ch) !== dc.Channel.prototype);
+  assert.equal(ch.runStores('s', () => als.getStore()), 's');
+  ch.unbindStore(als);
+  assert(Object.getPrototypeOf(ch) === dc.Channel.prototype);
+  assert.equal(ch.hasSubscribers, false);
+});
+
+test('Channel: a frozen channel cannot be subscribed to (Node: the same)',
+     () => {
+  const name = fresh('frozen');
+  const ch = Object.freeze(dc.channel(name));
+  const seen = [];
+  const f = (m) => seen.push(m);
+  const als = new AsyncLocalStorage();
+  assertCode(() => ch.subscribe(f), TypeError, undefined,
+             '#<Channel> is not extensible');
+  assertCode(() => ch.bindStore(als), TypeError, undefined,
+             '#<Channel> is not extensible');
+  assertCode(() => dc.subscribe(name, f), TypeError, undefined,
+             '#<Channel> is not extensible');
+  ch.publish('x');
+  assert.deepEqual(seen, []);
+  assert.equal(ch.hasSubscribers, false);
+  assert.equal(dc.hasSubscribers(name), false);
+  assert.equal(ch.runStores('d', () => als.getStore()), undefined);
+  assert.equal(ch.unsubscribe(f), false);
+});
+
+// Node 24 and 26: unsubscribe throws "#<ActiveChannel> is not extensible"
+// after removing the subscriber, and hasSubscribers stays true. asyncctx
+// unsubscribes and the channel is inactive (docs/semantics.md).
+test('Channel: made non-extensible while active, it still unsubscribes',
+     () => {
+  const ch = dc.channel(fresh('sealed'));
+  const seen = [];
+  const f = (m) => seen.push(m);
+  ch.subscribe(f);
+  Object.preventExtensions(ch);
+  ch.publish(1);
+  if (isNode) {
+    assert.throws(() => ch.unsubscribe(f), TypeError);
+  } else {
+    assert.equal(ch.unsubscribe(f), true);
+    assert.equal(ch.hasSubscribers, false);
+  }
+  ch.publish(2);
+  assert.deepEqual(seen, [1]);
+});
+
 test('hasSubscribers: subscribers and bound stores count', () => {
   const name = fresh('has');
   assert.equal(dc.hasSubscribers(name), false);
