@@ -9,7 +9,10 @@
 // a program that uses only the documented API:
 //
 // * A channel's state is private (no `_subscribers`, `_stores`, `_index`
-//   properties; one prototype, no ActiveChannel switch).
+//   properties). As in Node.js, a channel with a subscriber or a bound store
+//   has another prototype (inheriting from Channel.prototype, with the real
+//   publish and hasSubscribers), so that publishing to a channel nobody
+//   listens to calls an empty method; it has no `constructor` of its own.
 // * runStores enters the stores that are this context's AsyncLocalStorage
 //   instances with their own `run` by making one frame and setting it once
 //   (no closure per store, no nested run calls); any other store is entered
@@ -29,6 +32,7 @@ const {
   FinalizationRegistryCtor,
   FinalizationRegistryPrototypeRegister,
   MathTrunc,
+  ObjectSetPrototypeOf,
   PromiseCtor,
   PromisePrototypeThen,
   PromiseReject,
@@ -127,6 +131,8 @@ function storeIndex(stores, store) {
 let subscribersOf;  // (channel) => its subscriber list
 let storesOf;       // (channel) => its bound store list
 let isChannel;      // (value) => true for a Channel
+// The prototype of a channel with a subscriber or a bound store.
+let activePrototype;
 
 class Channel {
   #subscribers = kEmpty;
@@ -139,9 +145,26 @@ class Channel {
     register(name, this);
   }
 
+  // Before the first subscriber or store is added: the active prototype.
+  // As in Node.js, this throws a TypeError for a channel that is not
+  // extensible, and then nothing has changed.
+  #activate() {
+    if (this.#subscribers.length === 0 && this.#stores.length === 0) {
+      ObjectSetPrototypeOf(this, activePrototype);
+    }
+  }
+
   #changed() {
     if (this.#subscribers.length === 0 && this.#stores.length === 0) {
       SetPrototypeDelete(active, this);
+      // Back to the empty publish. A channel made non-extensible while
+      // active keeps the active prototype, whose methods work for any
+      // state.
+      try {
+        ObjectSetPrototypeOf(this, Channel.prototype);
+      } catch {
+        // Not extensible: stays as it is.
+      }
     } else {
       SetPrototypeAdd(active, this);
     }
@@ -149,6 +172,7 @@ class Channel {
 
   subscribe(subscription) {
     validateFunction(subscription, 'subscription');
+    this.#activate();
     this.#subscribers = appended(this.#subscribers, subscription);
     this.#changed();
   }
@@ -166,6 +190,7 @@ class Channel {
   }
 
   bindStore(store, transform) {
+    this.#activate();
     const stores = this.#stores;
     const entry = {store, transform};
     const index = storeIndex(stores, store);
@@ -189,21 +214,12 @@ class Channel {
     return true;
   }
 
+  // An inactive channel: nothing subscribes and no store is bound.
   get hasSubscribers() {
-    return this.#subscribers.length !== 0 || this.#stores.length !== 0;
+    return false;
   }
 
-  publish(data) {
-    const subscribers = this.#subscribers;
-    for (let i = 0; i < subscribers.length; i++) {
-      try {
-        const onMessage = subscribers[i];
-        onMessage(data, this.name);
-      } catch (err) {
-        reportLater(err);
-      }
-    }
-  }
+  publish(data) {}
 
   runStores(data, fn, thisArg, ...args) {
     return runStores(this, data, fn, thisArg, args);
@@ -214,6 +230,25 @@ class Channel {
     storesOf = (channel) => channel.#stores;
     isChannel = (value) =>
       typeof value === 'object' && value !== null && #stores in value;
+    // Methods for any state (a channel that could not go back to
+    // Channel.prototype may be inactive).
+    activePrototype = {
+      __proto__: Channel.prototype,
+      get hasSubscribers() {
+        return this.#subscribers.length !== 0 || this.#stores.length !== 0;
+      },
+      publish(data) {
+        const subscribers = this.#subscribers;
+        for (let i = 0; i < subscribers.length; i++) {
+          try {
+            const onMessage = subscribers[i];
+            onMessage(data, this.name);
+          } catch (err) {
+            reportLater(err);
+          }
+        }
+      },
+    };
   }
 }
 
@@ -366,7 +401,7 @@ class TracingChannel {
       const eventName = traceEvents[i];
       // As in Node.js: own, read-only, non-enumerable, non-configurable.
       const value = tracingChannelFrom(nameOrChannels, eventName);
-      defineValue(this, eventName, value, false, false);
+      defineValue(this, eventName, value, false, false, false);
     }
     // The channels are fixed from here on (the properties cannot change).
     this.#start = this.start;

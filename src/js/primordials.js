@@ -81,14 +81,16 @@ function newList(length) {
   return ReflectApply(ArrayFrom, ArrayCtor, [{__proto__: null, length}]);
 }
 
-// Defines a non-enumerable data property (a null-prototype descriptor).
-function defineValue(object, key, value, writable, enumerable) {
+// Defines a data property (a null-prototype descriptor), configurable
+// unless `configurable` is false.
+function defineValue(object, key, value, writable, enumerable,
+                     configurable = true) {
   ObjectDefineProperty(object, key, {
     __proto__: null,
     value,
     writable,
     enumerable,
-    configurable: true,
+    configurable,
   });
 }
 

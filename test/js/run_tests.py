@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs asyncctx's JavaScript tests in the shell.
 
-    test/js/run_tests.py [--shell PATH] [--filter SUBSTR] [-j N] [FILE...]
+    test/js/run_tests.py [--shell PATH | --node PATH] [--filter SUBSTR]
+                         [-j N] [FILE...]
 
 Two kinds of files, found anywhere under test/js/:
 
@@ -19,6 +20,11 @@ Two kinds of files, found anywhere under test/js/:
                    // expect-stderr: REGEX      (Python regex; may repeat)
                    // expect-stdout: REGEX      (may repeat)
                    // args: --expose-gc         (shell flags before the file)
+
+--node PATH runs the given *_test.js files in real Node.js instead
+(test/js/node_host.js: harness.js and the file as two scripts, as the
+shell runs them), for the files written to pass in both; tools/test runs
+test/js/lib/diagnostics_channel_test.js so under Node 24.
 
 Any sanitizer report in a file's output fails it, whatever its exit code.
 Files run as separate processes, two at a time, each with a 60 s timeout.
@@ -314,6 +320,9 @@ def main():
     parser.add_argument("--shell", default=DEFAULT_SHELL,
                         help="the shell binary (default: out/Default/"
                              "asyncctx_shell)")
+    parser.add_argument("--node", default=None,
+                        help="run the *_test.js FILEs in this node binary "
+                             "(test/js/node_host.js) instead of the shell")
     parser.add_argument("--filter", default="",
                         help="only files whose path contains SUBSTR")
     parser.add_argument("-j", "--jobs", type=int, default=2,
@@ -324,7 +333,12 @@ def main():
                         help="print every file's full output")
     args = parser.parse_args()
 
-    shell = os.path.abspath(args.shell)
+    shell = os.path.abspath(args.node or args.shell)
+    if args.node and not args.files:
+        print("error: --node needs the test files to run (only some are "
+              "written for Node)")
+        print("0 passed, 1 failed")
+        return 1
     if not os.access(shell, os.X_OK):
         print("error: shell not found or not executable: %s (build it with "
               "`ninja -C out/Default asyncctx_shell`)" % args.shell)
@@ -332,6 +346,8 @@ def main():
         return 1
     shell_cmd = shlex.split(os.environ.get("ASYNCCTX_SHELL_PREFIX", "")) + \
         [shell]
+    if args.node:
+        shell_cmd = [shell, os.path.join(TEST_DIR, "node_host.js")]
     V8_PRELUDE[:] = write_v8_prelude(shell_cmd)
 
     files = discover(args.files, args.filter)

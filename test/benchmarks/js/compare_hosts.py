@@ -45,6 +45,7 @@ DEFAULT_FILES = [
     "await.js",
     "queue_microtask.js",
     "async_resource.js",
+    "diagnostics_channel.js",
 ]
 LINE = re.compile(r"^(?P<name>[^:|]+): [\d.]+M ops/s \((?P<ns>[\d.]+) ns\)"
                   r"(?:.*?ratio (?P<ratio>[\d.]+)x)?")

@@ -37,6 +37,7 @@ const g = globalThis;
 const ah = g.asyncHooks ?? require('async_hooks');
 const {AsyncLocalStorage, AsyncResource, createHook} = ah;
 const qm = g.queueMicrotask;
+const dc = g.diagnosticsChannel ?? require('diagnostics_channel');
 const als = new AsyncLocalStorage();
 const als2 = new AsyncLocalStorage();
 const store = {id: 1};
@@ -93,13 +94,27 @@ for (let i = 0; i < N; i++) sink = new AsyncResource('X');
 createHook({init() {}}).enable();
 for (let i = 0; i < N; i++) sink = new AsyncResource('X');
 """),
+    "publish_none": ("publish, no subscriber", r"""
+{ const ch = dc.channel('bench:none'); for (let i = 0; i < N; i++) ch.publish(store); }
+"""),
+    "publish_one": ("publish, one subscriber", r"""
+{ const ch = dc.channel('bench:one'); let k = 0; ch.subscribe((m) => { k += m.id; });
+  for (let i = 0; i < N; i++) ch.publish(store); sink = k; }
+"""),
+    "trace_promise": ("tracePromise, one bound store", r"""
+{ const tc = dc.tracingChannel('bench:traced'); tc.start.bindStore(als, (c) => c.span);
+  async function work(i) { return i; }
+  (async () => { let s = 0;
+    for (let i = 0; i < N; i++) s += await tc.tracePromise(work, {span: i}, undefined, i);
+    sink = s; })(); }
+"""),
 }
 
 
 SCALE = {"getStore_in_run": 10, "getStore_root": 10, "run": 4,
          "run_getStore": 4, "nested": 2, "qm_breadth": 2, "qm_depth": 2,
          "await_in_run": 2, "await_no_store": 2, "resource": 4,
-         "resource_init": 4}
+         "resource_init": 4, "publish_none": 10, "publish_one": 4}
 
 
 def hosts(v8):

