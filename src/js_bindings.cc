@@ -154,6 +154,19 @@ void QueueDestroyBinding(const v8::FunctionCallbackInfo<v8::Value>& info) {
 
 }  // namespace
 
+void MakeLazyGlobal(v8::Local<v8::Name> name,
+                    const v8::PropertyCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::Local<v8::Value> value;
+  if (info.Data()
+          .As<v8::Function>()
+          ->Call(isolate->GetCurrentContext(), v8::Undefined(isolate), 0,
+                 nullptr)
+          .ToLocal(&value)) {
+    info.GetReturnValue().Set(value);
+  }
+}
+
 const BindingFunction kBindingFunctions[] = {
 #define ASYNCCTX_BINDING_FUNCTION(name, callback, length) \
   {#name, callback, length},

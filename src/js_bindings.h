@@ -63,6 +63,15 @@ v8::MaybeLocal<v8::Array> NewStackViews(
     v8::Local<v8::Context> context,
     const std::shared_ptr<v8::BackingStore>& stack_store);
 
+// The getter of an installed global that is made on first use (defined with
+// v8::Object::SetLazyDataProperty; V8 replaces it with a data property
+// holding what it returns). Its data is the layer's function that makes the
+// value (`exports` of src/js/install.js); it calls it with no arguments and
+// touches no ContextState, so it works, and throws what the layer throws,
+// after the runtime is gone too.
+void MakeLazyGlobal(v8::Local<v8::Name> name,
+                    const v8::PropertyCallbackInfo<v8::Value>& info);
+
 // The binding object handed to the JavaScript layer of `state`'s context.
 // `stack_views` comes from NewStackViews().
 v8::MaybeLocal<v8::Object> NewBindingObject(v8::Local<v8::Context> context,

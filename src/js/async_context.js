@@ -150,6 +150,9 @@ class Variable {
 // As in the proposal, fn is called with `this` undefined.
 defineValue(Variable.prototype, 'run', makeRunMethod(prepareRun, undefined),
             true, false);
+// The original get, before the class can reach user code (the brand check
+// of ContextKey::FromJavaScript, through internal/install).
+const variableGet = Variable.prototype.get;
 
 // ---------------------------------------------------------------------------
 // AsyncContext.Snapshot
@@ -221,4 +224,5 @@ module.exports = {
   makeRunMethod,
   lookup,
   AsyncContext,
+  variableGet,
 };

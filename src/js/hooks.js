@@ -29,12 +29,14 @@ function setRefreshPromiseHooks(refresh) {
 }
 
 // One list per kind, holding the enabled hooks that have that callback.
-// Lists are replaced, never mutated, while hooks may be running.
-let initHooks = newList(0);
-let beforeHooks = newList(0);
-let afterHooks = newList(0);
-let destroyHooks = newList(0);
-let promiseResolveHooks = newList(0);
+// Lists are replaced, never mutated, while hooks may be running (so the
+// kinds can share one empty list).
+const kNoHooks = newList(0);
+let initHooks = kNoHooks;
+let beforeHooks = kNoHooks;
+let afterHooks = kNoHooks;
+let destroyHooks = kNoHooks;
+let promiseResolveHooks = kNoHooks;
 let callInitHooks;
 let callBeforeHooks;
 let callAfterHooks;
