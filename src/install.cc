@@ -249,6 +249,24 @@ v8::MaybeLocal<v8::Array> RuntimeImpl::StackViews() {
   return handle_scope.Escape(stack_views_.Get(isolate));
 }
 
+v8::MaybeLocal<v8::Array> RuntimeImpl::LayerTables(
+    v8::Local<v8::Array> stack_views) {
+  v8::Isolate* isolate = this->isolate();
+  v8::EscapableHandleScope handle_scope(isolate);
+  if (layer_tables_.IsEmpty()) {
+    v8::Local<v8::Context> views_context;
+    v8::Local<v8::Array> tables;
+    if (!compat::CreationContextOf(isolate, stack_views)
+             .ToLocal(&views_context) ||
+        !NewLayerTables(views_context).ToLocal(&tables)) {
+      return {};
+    }
+    layer_tables_.Reset(isolate, tables);
+    layer_tables_.SetWeak();
+  }
+  return handle_scope.Escape(layer_tables_.Get(isolate));
+}
+
 namespace {
 
 // The layer's bytes (static, ASCII: tools/js2c.py checks) as the contents of
@@ -358,12 +376,15 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   std::unique_ptr<ContextState> owned_state = NewContextState();
   ContextState* state = owned_state.get();
   v8::Local<v8::Array> stack_views;
+  v8::Local<v8::Array> layer_tables;
   v8::Local<v8::String> source;
   v8::Local<v8::Object> holder;
   v8::Local<v8::Object> binding;
-  if (!StackViews().ToLocal(&stack_views) || !LayerSource().ToLocal(&source) ||
+  if (!StackViews().ToLocal(&stack_views) ||
+      !LayerTables(stack_views).ToLocal(&layer_tables) ||
+      !LayerSource().ToLocal(&source) ||
       !NewBindingHolder(context, state).ToLocal(&holder) ||
-      !NewBindingObject(context, state, holder, stack_views)
+      !NewBindingObject(context, state, holder, stack_views, layer_tables)
            .ToLocal(&binding)) {
     return v8::Nothing<bool>();
   }
