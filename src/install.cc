@@ -171,11 +171,14 @@ bool DefineGlobals(v8::Local<v8::Context> context,
     v8::Local<v8::Value> make;
     v8::Local<v8::String> key;
     bool ok = exports->Get(context, Str(isolate, export_name)).ToLocal(&make) &&
-              make->IsFunction() &&
               v8::String::NewFromUtf8(isolate, name->c_str(),
                                       v8::NewStringType::kInternalized,
                                       static_cast<int>(name->size()))
                   .ToLocal(&key);
+    if (ok && !make->IsFunction()) {
+      ThrowError(isolate, "asyncctx: internal error: bad JavaScript layer");
+      return false;
+    }
     bool defined_it = false;
     if (ok) {
       v8::TryCatch try_catch(isolate);
