@@ -2,6 +2,8 @@
 
 #include "asyncctx/context_key.h"
 
+#include <utility>
+
 #include "src/errors.h"
 #include "src/frame.h"
 #include "src/runtime_impl.h"
@@ -14,6 +16,37 @@ namespace asyncctx {
 
 using namespace internal;  // NOLINT: the internals this public class is built
                            // on
+
+namespace {
+
+// The brand-check method `*slot`, read from the layer's internals under
+// `name` the first time (which runs the module of its class if no global
+// has made it yet: src/js/install.js) and kept weakly (the context keeps it
+// alive). Empty, possibly with an exception pending, if it cannot be read.
+v8::Local<v8::Function> BrandMethod(v8::Local<v8::Context> context,
+                                    ContextState* state,
+                                    v8::Global<v8::Function>* slot,
+                                    const char* name) {
+  v8::Isolate* isolate = compat::IsolateOf(context);
+  if (slot->IsEmpty()) {
+    v8::Local<v8::Value> layer = context->GetEmbedderData(
+        state->runtime->options().context_embedder_index + kContextSlotLayer);
+    v8::Local<v8::Value> method;
+    if (!layer->IsObject() ||
+        !layer.As<v8::Object>()
+             ->Get(context,
+                   v8::String::NewFromUtf8(isolate, name).ToLocalChecked())
+             .ToLocal(&method) ||
+        !method->IsFunction()) {
+      return {};
+    }
+    slot->Reset(isolate, method.As<v8::Function>());
+    slot->SetWeak();
+  }
+  return slot->Get(isolate);
+}
+
+}  // namespace
 
 ContextKey::ContextKey(v8::Local<v8::Context> context, const char* name)
     : isolate_(compat::IsolateOf(context)) {
@@ -52,13 +85,15 @@ std::unique_ptr<ContextKey> ContextKey::FromJavaScript(
   // objects with the class's private fields (a user class put in the global,
   // or an object made with Object.create(prototype), does not).
   v8::Local<v8::Function> getter;
-  for (const v8::Global<v8::Function>* candidate :
-       {&state->als_get_store, &state->variable_get}) {
-    v8::Local<v8::Function> method = candidate->Get(isolate);
-    if (method.IsEmpty())
-      continue;
+  const std::pair<v8::Global<v8::Function>*, const char*> candidates[] = {
+      {&state->als_get_store, "storageGetStore"},
+      {&state->variable_get, "variableGet"},
+  };
+  for (const auto& [slot, name] : candidates) {
     v8::TryCatch try_catch(isolate);
-    if (!method->Call(context, object, 0, nullptr).IsEmpty()) {
+    v8::Local<v8::Function> method = BrandMethod(context, state, slot, name);
+    if (!method.IsEmpty() &&
+        !method->Call(context, object, 0, nullptr).IsEmpty()) {
       getter = method;
       break;
     }

@@ -128,9 +128,10 @@ struct ContextState {
   v8::Global<v8::Function> reset_after_termination;
   v8::Global<v8::Function> install_finalization_registry;
   // The original AsyncLocalStorage.prototype.getStore and
-  // AsyncContext.Variable.prototype.get, captured at Install: they throw for
-  // any object without the classes' private fields, which makes them the
-  // brand check of ContextKey::FromJavaScript.
+  // AsyncContext.Variable.prototype.get, as their modules took them when
+  // they made the classes (read from the layer by the first
+  // ContextKey::FromJavaScript): they throw for any object without the
+  // classes' private fields, which makes them its brand check.
   v8::Global<v8::Function> als_get_store;
   v8::Global<v8::Function> variable_get;
 

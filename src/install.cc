@@ -2,10 +2,11 @@
 //
 // Runtime::Install, in stages: check that the context can be installed,
 // make its state and the native binding, run the JavaScript layer with the
-// binding, define the globals the host asked for, and last, adopt the state
-// (which makes the context installed). All or nothing: a stage that fails
-// undoes what the stages before it did (the absl::Cleanups below), and
-// leaves nothing that refers to the state, which is freed on return.
+// binding, define the globals the host asked for (each made on first use),
+// and last, adopt the state (which makes the context installed). All or
+// nothing: a stage that fails undoes what the stages before it did (the
+// absl::Cleanups below), and leaves nothing that refers to the state, which is
+// freed on return.
 
 #include <iterator>
 #include <string>
@@ -15,6 +16,7 @@
 #include "src/code_cache.h"
 #include "src/context_state.h"
 #include "src/errors.h"
+#include "src/external_references.h"
 #include "src/js_bindings.h"
 #include "src/js_sources.h"
 #include "src/layer_contract.h"
@@ -46,31 +48,11 @@ bool GetFunction(v8::Local<v8::Context> context,
   return true;
 }
 
-// exports[name][inner].prototype[method] (inner may be null), kept weakly.
-void CaptureMethod(v8::Local<v8::Context> context,
-                   v8::Local<v8::Object> exports,
-                   const char* name,
-                   const char* inner,
-                   const char* method,
-                   v8::Global<v8::Function>* out) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
-  v8::Local<v8::Value> value = exports;
-  for (const char* part : {name, inner, "prototype"}) {
-    if (part == nullptr)
-      continue;
-    if (!value->IsObject() || !value.As<v8::Object>()
-                                   ->Get(context, Str(isolate, part))
-                                   .ToLocal(&value)) {
-      return;
-    }
-  }
-  if (value->IsObject())
-    GetFunction(context, value.As<v8::Object>(), method, out);
-}
-
-// Compiles the JavaScript layer and calls it with `binding`; captures the
-// layer's entry points in `state`, and returns its exports and internals.
+// Compiles the JavaScript layer from `source` and calls it with `binding`;
+// captures the layer's entry points in `state`, and returns its exports and
+// internals.
 v8::Maybe<bool> RunJavaScriptLayer(v8::Local<v8::Context> context,
+                                   v8::Local<v8::String> source,
                                    bool use_code_cache,
                                    ContextState* state,
                                    v8::Local<v8::Object> binding,
@@ -80,13 +62,6 @@ v8::Maybe<bool> RunJavaScriptLayer(v8::Local<v8::Context> context,
   v8::Isolate* isolate = compat::IsolateOf(context);
   // Compile the JavaScript layer (src/js, linked into one script by
   // tools/js2c.py) and call it with the binding.
-  v8::Local<v8::String> source;
-  if (!v8::String::NewFromUtf8(
-           isolate, internal::kAsyncctxSource, v8::NewStringType::kNormal,
-           static_cast<int>(internal::kAsyncctxSourceLength))
-           .ToLocal(&source)) {
-    return v8::Nothing<bool>();
-  }
   v8::ScriptOrigin origin = compat::MakeScriptOrigin(
       isolate, Str(isolate, internal::kAsyncctxScriptName));
   // With the process-wide code cache (src/code_cache.h) when there is one.
@@ -137,11 +112,6 @@ v8::Maybe<bool> RunJavaScriptLayer(v8::Local<v8::Context> context,
 #undef ASYNCCTX_GET_LAYER_FUNCTION
   state->resources.Reset(isolate, resources.As<v8::Array>());
   state->resources.SetWeak();
-  // Before any user code runs: the brand checks of FromJavaScript.
-  CaptureMethod(context, exports, "AsyncLocalStorage", nullptr, "getStore",
-                &state->als_get_store);
-  CaptureMethod(context, exports, "AsyncContext", "Variable", "get",
-                &state->variable_get);
   v8::Local<v8::Value> root_frame;
   v8::Local<v8::Value> frame_missing;
   if (!internals->Get(context, Str(isolate, "rootFrame"))
@@ -163,6 +133,18 @@ v8::Maybe<bool> RunJavaScriptLayer(v8::Local<v8::Context> context,
 // that cannot be defined (an interceptor that throws, a read-only or
 // non-configurable property, a frozen global) undoes the ones defined
 // before it. False with an exception pending on failure.
+//
+// `exports` holds the layer's function that makes each global's value. A
+// global is defined as a data property first (so it fails, and reaches the
+// global's interceptors, exactly as a plain definition does), then turned
+// into a lazy data property (v8::Object::SetLazyDataProperty): V8 calls
+// MakeLazyGlobal, and with it that function, at the first read, and replaces
+// the property with a data property holding the value, with the same
+// attributes. A lazy data property is a data property to every reflection
+// (its descriptor is {value, writable, configurable}, and a write or a
+// defineProperty replaces it), so the difference shows only in when the
+// layer's module for it runs. Where the definition went to an interceptor
+// instead of the global object itself, the value is made at once.
 bool DefineGlobals(v8::Local<v8::Context> context,
                    v8::Local<v8::Object> exports,
                    const InstallOptions& install_options,
@@ -187,19 +169,45 @@ bool DefineGlobals(v8::Local<v8::Context> context,
   for (const auto& [name, export_name] : globals) {
     if (name->empty())
       continue;
-    v8::Local<v8::Value> value;
+    v8::Local<v8::Value> make;
     v8::Local<v8::String> key;
-    bool ok =
-        exports->Get(context, Str(isolate, export_name)).ToLocal(&value) &&
-        v8::String::NewFromUtf8(isolate, name->c_str(),
-                                v8::NewStringType::kInternalized,
-                                static_cast<int>(name->size()))
-            .ToLocal(&key);
+    bool ok = exports->Get(context, Str(isolate, export_name)).ToLocal(&make) &&
+              v8::String::NewFromUtf8(isolate, name->c_str(),
+                                      v8::NewStringType::kInternalized,
+                                      static_cast<int>(name->size()))
+                  .ToLocal(&key);
+    if (ok && !make->IsFunction()) {
+      ThrowError(isolate, "asyncctx: internal error: bad JavaScript layer");
+      return false;
+    }
     bool defined_it = false;
     if (ok) {
       v8::TryCatch try_catch(isolate);
-      v8::Maybe<bool> result = global->DefineOwnProperty(
-          context, key, value, v8::PropertyAttribute::DontEnum);
+      v8::Maybe<bool> result =
+          global->DefineOwnProperty(context, key, v8::Undefined(isolate),
+                                    v8::PropertyAttribute::DontEnum);
+      if (result.IsJust() && result.FromJust()) {
+        v8::Maybe<bool> own = global->HasRealNamedProperty(context, key);
+        v8::Local<v8::Value> value;
+        if (own.IsNothing()) {
+          result = own;
+        } else if (own.FromJust()) {
+          CheckExternalReference(reinterpret_cast<intptr_t>(&MakeLazyGlobal));
+          result =
+              global->SetLazyDataProperty(context, key, MakeLazyGlobal, make,
+                                          v8::PropertyAttribute::DontEnum);
+        } else if (make.As<v8::Function>()
+                       ->Call(context, v8::Undefined(isolate), 0, nullptr)
+                       .ToLocal(&value)) {
+          result = global->DefineOwnProperty(context, key, value,
+                                             v8::PropertyAttribute::DontEnum);
+        } else {
+          result = v8::Nothing<bool>();
+        }
+        // Counted as defined from the first definition on, so that a
+        // failure of the second is undone too.
+        defined[defined_count++] = key;
+      }
       if (result.IsNothing()) {
         ok = false;
         try_catch.ReThrow();
@@ -216,7 +224,6 @@ bool DefineGlobals(v8::Local<v8::Context> context,
     }
     if (!ok)
       return false;
-    defined[defined_count++] = key;
   }
   // Last: it is all or nothing itself (src/js/finalization_registry.js).
   if (install_options.finalization_registry_context) {
@@ -253,6 +260,52 @@ v8::MaybeLocal<v8::Array> RuntimeImpl::StackViews() {
     stack_views_.SetWeak();
   }
   return handle_scope.Escape(stack_views_.Get(isolate));
+}
+
+v8::MaybeLocal<v8::Array> RuntimeImpl::LayerTables(
+    v8::Local<v8::Array> stack_views) {
+  v8::Isolate* isolate = this->isolate();
+  v8::EscapableHandleScope handle_scope(isolate);
+  if (layer_tables_.IsEmpty()) {
+    v8::Local<v8::Context> views_context;
+    v8::Local<v8::Array> tables;
+    if (!compat::CreationContextOf(isolate, stack_views)
+             .ToLocal(&views_context) ||
+        !NewLayerTables(views_context).ToLocal(&tables)) {
+      return {};
+    }
+    layer_tables_.Reset(isolate, tables);
+    layer_tables_.SetWeak();
+  }
+  return handle_scope.Escape(layer_tables_.Get(isolate));
+}
+
+namespace {
+
+// The layer's bytes (static, ASCII: tools/js2c.py checks) as the contents of
+// an external one-byte string: V8 reads them in place.
+class LayerSourceResource : public v8::String::ExternalOneByteStringResource {
+ public:
+  const char* data() const override { return internal::kAsyncctxSource; }
+  size_t length() const override { return internal::kAsyncctxSourceLength; }
+  // The resource is static: nothing to free when V8 drops a string.
+  void Dispose() override {}
+};
+
+}  // namespace
+
+v8::MaybeLocal<v8::String> RuntimeImpl::LayerSource() {
+  v8::Isolate* isolate = this->isolate();
+  v8::EscapableHandleScope handle_scope(isolate);
+  if (layer_source_.IsEmpty()) {
+    static LayerSourceResource* const resource = new LayerSourceResource();
+    v8::Local<v8::String> source;
+    if (!v8::String::NewExternalOneByte(isolate, resource).ToLocal(&source))
+      return {};
+    layer_source_.Reset(isolate, source);
+    layer_source_.SetWeak();
+  }
+  return handle_scope.Escape(layer_source_.Get(isolate));
 }
 
 bool RuntimeImpl::CheckInstallable(v8::Local<v8::Context> context) const {
@@ -336,11 +389,15 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
   std::unique_ptr<ContextState> owned_state = NewContextState();
   ContextState* state = owned_state.get();
   v8::Local<v8::Array> stack_views;
+  v8::Local<v8::Array> layer_tables;
+  v8::Local<v8::String> source;
   v8::Local<v8::Object> holder;
   v8::Local<v8::Object> binding;
   if (!StackViews().ToLocal(&stack_views) ||
+      !LayerTables(stack_views).ToLocal(&layer_tables) ||
+      !LayerSource().ToLocal(&source) ||
       !NewBindingHolder(context, state).ToLocal(&holder) ||
-      !NewBindingObject(context, state, holder, stack_views)
+      !NewBindingObject(context, state, holder, stack_views, layer_tables)
            .ToLocal(&binding)) {
     return v8::Nothing<bool>();
   }
@@ -350,8 +407,8 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
 
   v8::Local<v8::Object> exports;
   v8::Local<v8::Object> internals;
-  if (RunJavaScriptLayer(context, install_options.code_cache, state, binding,
-                         stack_views, &exports, &internals)
+  if (RunJavaScriptLayer(context, source, install_options.code_cache, state,
+                         binding, stack_views, &exports, &internals)
           .IsNothing()) {
     return v8::Nothing<bool>();
   }

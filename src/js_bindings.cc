@@ -2,6 +2,7 @@
 
 #include "src/js_bindings.h"
 
+#include <cstring>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -196,6 +197,19 @@ void ConstructThroughLayer(const v8::FunctionCallbackInfo<v8::Value>& info) {
   }
 }
 
+void MakeLazyGlobal(v8::Local<v8::Name> name,
+                    const v8::PropertyCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::Local<v8::Value> value;
+  if (info.Data()
+          .As<v8::Function>()
+          ->Call(isolate->GetCurrentContext(), v8::Undefined(isolate), 0,
+                 nullptr)
+          .ToLocal(&value)) {
+    info.GetReturnValue().Set(value);
+  }
+}
+
 const BindingFunction kBindingFunctions[] = {
 #define ASYNCCTX_BINDING_FUNCTION(name, callback, length) \
   {#name, callback, length},
@@ -239,61 +253,10 @@ v8::MaybeLocal<v8::Array> NewStackViews(
   return handle_scope.Escape(v8::Array::New(isolate, views, std::size(views)));
 }
 
-v8::MaybeLocal<v8::Object> NewBindingObject(v8::Local<v8::Context> context,
-                                            ContextState* state,
-                                            v8::Local<v8::Object> holder,
-                                            v8::Local<v8::Array> stack_views) {
+v8::MaybeLocal<v8::Array> NewLayerTables(v8::Local<v8::Context> context) {
   v8::Isolate* isolate = compat::IsolateOf(context);
   v8::EscapableHandleScope handle_scope(isolate);
-  // Null prototypes: a setter a script defined on Object.prototype before
-  // Install must not see a binding (getFrame would hand out every frame).
-  v8::Local<v8::Object> binding =
-      v8::Object::New(isolate, v8::Null(isolate), nullptr, nullptr, 0);
-  for (const BindingFunction& f : kBindingFunctions) {
-    v8::Local<v8::Function> fn;
-    if (!NewNativeFunction(context, f.callback, holder, f.length)
-             .ToLocal(&fn) ||
-        binding->Set(context, Str(isolate, f.name), fn).IsNothing()) {
-      return {};
-    }
-  }
-  // Where V8 has its own continuation-data accessors, getFrame and setFrame
-  // are those (TurboFan inlines them), and the layer composes swapFrame from
-  // them (src/js/frames.js).
-  v8::Local<v8::Function> get_frame;
-  v8::Local<v8::Function> set_frame;
-  if (compat::FrameAccessors(context, &get_frame, &set_frame) &&
-      (binding->Set(context, Str(isolate, "getFrame"), get_frame).IsNothing() ||
-       binding->Set(context, Str(isolate, "setFrame"), set_frame).IsNothing() ||
-       binding->Set(context, Str(isolate, "swapFrame"), v8::Undefined(isolate))
-           .IsNothing())) {
-    return {};
-  }
-  const char* const kViewNames[] = {"fields", "depth", "stack"};
-  for (uint32_t i = 0; i < std::size(kViewNames); i++) {
-    v8::Local<v8::Value> view;
-    if (!stack_views->Get(context, i).ToLocal(&view) ||
-        binding->Set(context, Str(isolate, kViewNames[i]), view).IsNothing()) {
-      return {};
-    }
-  }
-  v8::Local<v8::ArrayBuffer> hook_buffer =
-      v8::ArrayBuffer::New(isolate, state->hook_store);
-  state->hook_buffer.Reset(isolate, hook_buffer);
-  state->hook_buffer.SetWeak();
-  if (binding
-          ->Set(context, Str(isolate, "hookFields"),
-                v8::Float64Array::New(hook_buffer, 0, kHookFieldCount))
-          .IsNothing() ||
-      binding
-          ->Set(context, Str(isolate, "contextFields"),
-                v8::Float64Array::New(hook_buffer,
-                                      kHookFieldCount * sizeof(double),
-                                      kContextFieldCount))
-          .IsNothing()) {
-    return {};
-  }
-
+  v8::Context::Scope context_scope(context);
   // The contract's tables (src/layer_contract.h), as Node.js hands its
   // hook constants to JavaScript.
   v8::Local<v8::Object> constants =
@@ -330,14 +293,92 @@ v8::MaybeLocal<v8::Object> NewBindingObject(v8::Local<v8::Context> context,
       ASYNCCTX_LAYER_FUNCTIONS(ASYNCCTX_LAYER_FUNCTION)
 #undef ASYNCCTX_LAYER_FUNCTION
   };
-  if (binding->Set(context, Str(isolate, "constants"), constants).IsNothing() ||
-      binding->Set(context, Str(isolate, "strings"), strings).IsNothing() ||
+  v8::Local<v8::Value> tables[] = {
+      constants,
+      strings,
+      v8::Array::New(isolate, layer_functions, std::size(layer_functions)),
+  };
+  for (v8::Local<v8::Value> table : tables) {
+    if (table.As<v8::Object>()
+            ->SetIntegrityLevel(context, v8::IntegrityLevel::kFrozen)
+            .IsNothing()) {
+      return {};
+    }
+  }
+  return handle_scope.Escape(
+      v8::Array::New(isolate, tables, std::size(tables)));
+}
+
+v8::MaybeLocal<v8::Object> NewBindingObject(v8::Local<v8::Context> context,
+                                            ContextState* state,
+                                            v8::Local<v8::Object> holder,
+                                            v8::Local<v8::Array> stack_views,
+                                            v8::Local<v8::Array> layer_tables) {
+  v8::Isolate* isolate = compat::IsolateOf(context);
+  v8::EscapableHandleScope handle_scope(isolate);
+  // Null prototypes: a setter a script defined on Object.prototype before
+  // Install must not see a binding (getFrame would hand out every frame).
+  v8::Local<v8::Object> binding =
+      v8::Object::New(isolate, v8::Null(isolate), nullptr, nullptr, 0);
+  // Where V8 has its own continuation-data accessors, getFrame and setFrame
+  // are those (TurboFan inlines them), and the layer composes swapFrame from
+  // them (src/js/frames.js): the native ones are not made.
+  v8::Local<v8::Function> get_frame;
+  v8::Local<v8::Function> set_frame;
+  bool v8_accessors = compat::FrameAccessors(context, &get_frame, &set_frame);
+  for (const BindingFunction& f : kBindingFunctions) {
+    if (v8_accessors && (std::strcmp(f.name, "getFrame") == 0 ||
+                         std::strcmp(f.name, "setFrame") == 0 ||
+                         std::strcmp(f.name, "swapFrame") == 0)) {
+      continue;
+    }
+    v8::Local<v8::Function> fn;
+    if (!NewNativeFunction(context, f.callback, holder, f.length)
+             .ToLocal(&fn) ||
+        binding->Set(context, Str(isolate, f.name), fn).IsNothing()) {
+      return {};
+    }
+  }
+  if (v8_accessors &&
+      (binding->Set(context, Str(isolate, "getFrame"), get_frame).IsNothing() ||
+       binding->Set(context, Str(isolate, "setFrame"), set_frame).IsNothing() ||
+       binding->Set(context, Str(isolate, "swapFrame"), v8::Undefined(isolate))
+           .IsNothing())) {
+    return {};
+  }
+  const char* const kViewNames[] = {"fields", "depth", "stack"};
+  for (uint32_t i = 0; i < std::size(kViewNames); i++) {
+    v8::Local<v8::Value> view;
+    if (!stack_views->Get(context, i).ToLocal(&view) ||
+        binding->Set(context, Str(isolate, kViewNames[i]), view).IsNothing()) {
+      return {};
+    }
+  }
+  v8::Local<v8::ArrayBuffer> hook_buffer =
+      v8::ArrayBuffer::New(isolate, state->hook_store);
+  state->hook_buffer.Reset(isolate, hook_buffer);
+  state->hook_buffer.SetWeak();
+  if (binding
+          ->Set(context, Str(isolate, "hookFields"),
+                v8::Float64Array::New(hook_buffer, 0, kHookFieldCount))
+          .IsNothing() ||
       binding
-          ->Set(context, Str(isolate, "layerFunctions"),
-                v8::Array::New(isolate, layer_functions,
-                               std::size(layer_functions)))
+          ->Set(context, Str(isolate, "contextFields"),
+                v8::Float64Array::New(hook_buffer,
+                                      kHookFieldCount * sizeof(double),
+                                      kContextFieldCount))
           .IsNothing()) {
     return {};
+  }
+
+  const char* const kTableNames[] = {"constants", "strings", "layerFunctions"};
+  for (uint32_t i = 0; i < std::size(kTableNames); i++) {
+    v8::Local<v8::Value> table;
+    if (!layer_tables->Get(context, i).ToLocal(&table) ||
+        binding->Set(context, Str(isolate, kTableNames[i]), table)
+            .IsNothing()) {
+      return {};
+    }
   }
 
   return handle_scope.Escape(binding);

@@ -66,12 +66,30 @@ v8::MaybeLocal<v8::Array> NewStackViews(
     v8::Local<v8::Context> context,
     const std::shared_ptr<v8::BackingStore>& stack_store);
 
+// The getter of an installed global that is made on first use (defined with
+// v8::Object::SetLazyDataProperty; V8 replaces it with a data property
+// holding what it returns). Its data is the layer's function that makes the
+// value (`exports` of src/js/install.js); it calls it with no arguments and
+// touches no ContextState, so it works, and throws what the layer throws,
+// after the runtime is gone too.
+void MakeLazyGlobal(v8::Local<v8::Name> name,
+                    const v8::PropertyCallbackInfo<v8::Value>& info);
+
+// The tables of src/layer_contract.h the layer reads (`constants`,
+// `strings`, `layerFunctions`, in that order), frozen, made in `context`.
+// They hold only numbers and strings: the runtime makes them once, in the
+// context of its stack views, and every installed context's binding shares
+// them.
+v8::MaybeLocal<v8::Array> NewLayerTables(v8::Local<v8::Context> context);
+
 // The binding object handed to the JavaScript layer of `state`'s context.
-// `stack_views` comes from NewStackViews().
+// `stack_views` comes from NewStackViews(), `layer_tables` from
+// NewLayerTables().
 v8::MaybeLocal<v8::Object> NewBindingObject(v8::Local<v8::Context> context,
                                             ContextState* state,
                                             v8::Local<v8::Object> holder,
-                                            v8::Local<v8::Array> stack_views);
+                                            v8::Local<v8::Array> stack_views,
+                                            v8::Local<v8::Array> layer_tables);
 
 }  // namespace internal
 }  // namespace asyncctx

@@ -198,12 +198,15 @@ class RuntimeImpl final : public Runtime {
   // install.cc: the stages of Install. CheckInstallable throws and returns
   // false when `context` cannot be installed (microtasks policy, installed
   // already); NewContextState makes the state with its fields block;
-  // StackViews returns stack_views_, made on first use; AdoptState makes the
-  // context installed (slots, weak handles, microtask queue) and takes the
-  // state.
+  // StackViews returns stack_views_, made on first use; LayerTables returns
+  // layer_tables_ and LayerSource layer_source_, likewise; AdoptState makes
+  // the context installed (slots, weak handles, microtask queue) and takes
+  // the state.
   bool CheckInstallable(v8::Local<v8::Context> context) const;
   std::unique_ptr<ContextState> NewContextState();
   v8::MaybeLocal<v8::Array> StackViews();
+  v8::MaybeLocal<v8::Array> LayerTables(v8::Local<v8::Array> stack_views);
+  v8::MaybeLocal<v8::String> LayerSource();
   void AdoptState(v8::Local<v8::Context> context,
                   std::unique_ptr<ContextState> owned_state,
                   v8::Local<v8::Object> holder,
@@ -246,6 +249,15 @@ class RuntimeImpl final : public Runtime {
   // The views of stack_store_ every installed context shares, made at the
   // first Install in a context of the runtime's own (install.cc).
   v8::Global<v8::Array> stack_views_;
+  // The binding's tables every installed context shares, made in the
+  // context of stack_views_ (install.cc); weak, as stack_views_.
+  v8::Global<v8::Array> layer_tables_;
+  // The JavaScript layer's source as a V8 string (external: over the
+  // library's own bytes), weak: the scripts compiled from it keep it alive.
+  // One string for every Install keeps V8's per-isolate compilation cache
+  // lookup cheap (the hash is the string's, computed once, and the source
+  // compares equal by identity) and saves a copy of the source per context.
+  v8::Global<v8::String> layer_source_;
   absl::flat_hash_map<ContextState*, std::unique_ptr<ContextState>> states_;
   uint64_t next_state_serial_ = 0;
   std::vector<AsyncResource*> host_resources_;

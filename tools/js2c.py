@@ -15,26 +15,33 @@ what it gives at its top level, one statement each:
     module.exports = { runWith, lookup };
 
 The modules are resolved here, at build time: the output is ONE script
-whose function takes the binding, runs every module once, in an order
-where each module runs after the modules it requires, and returns the
-exports of internal/install. Each module is a function written at the
-script's top level (not inside the linker's function), called once with
-only what it imports: `module`, and `primordials`, `binding` and a
-`require` that reaches only the modules it requires, as it needs them.
+whose function takes the binding and returns the exports of
+internal/install. A module runs once, when it is first required, after
+the modules it requires: what Install runs is internal/install and what
+its top level requires, nothing more. The entry alone may also name an
+export of a module it does not import, as `require('internal/x').name`
+inside a function: that module runs the first time the function does
+(the installed APIs that are made on first use). Each module is a function
+written at the script's top level (not inside the linker's function),
+called once with only what it imports: `module`, and `primordials`,
+`binding` and a `require` that reaches only the modules it requires, as it
+needs them.
 A module's body keeps its lines: line N of src/js/x.js is line (offset of
 x) + N of the script, and the offsets are listed in the generated file.
-There is no loader at run time beyond a table of the modules' exports.
+There is no loader at run time beyond a table of the modules' exports and
+of the functions that run them.
 
 The build fails (exit code 1, one line per problem) on a cycle, a missing
 module, an import of a name the other module does not export, an imported
 name the module never uses (a use in a string or a comment is none), an
-export nothing imports, a module nothing reaches, a name of
-binding/constants/strings that src/layer_contract.h does not define, a
-module.exports without `__proto__: null` first, a use of binding,
-primordials or require outside an import statement (only the entry may
-call require with a computed id), and a name a module reads that it
-neither imports nor declares: a global, which user code can replace after
-install. Only internal/primordials reads globals (once, at install); other
+export nothing imports (or the entry names lazily), a module nothing
+reaches, a name of binding/constants/strings that src/layer_contract.h
+does not define, a module.exports without `__proto__: null` first, a use
+of binding, primordials or require outside an import statement (only the
+entry may call require with a computed id; a lazy `require('id').name`
+must name a module that exists and one of its exports), and a name a
+module reads that it neither imports nor declares: a global, which user
+code can replace after install. Only internal/primordials reads globals (once, at install); other
 modules may read only undefined, NaN, Infinity and arguments. The layer
 functions C++ reads (ASYNCCTX_LAYER_FUNCTIONS in the contract) must each be
 exported by the module the table names.
@@ -507,6 +514,21 @@ class Module:
 
         # The names the module reads outside its import statements.
         self.references = [t for t in refs if not in_import(t)]
+        # The entry's `require('internal/x').name` outside its import
+        # statements: (module id, name, token), made on first use.
+        self.lazy_imports = []
+        if self.id == ENTRY:
+            code = [t for t in self.tokens if t.kind != "comment"]
+            for k in range(len(code) - 5):
+                t = code[k]
+                if (t.kind == "ident" and t.value == "require" and
+                        not in_import(t) and
+                        [x.value for x in (code[k + 1], code[k + 3],
+                                           code[k + 4])] == ["(", ")", "."]
+                        and code[k + 2].kind == "str" and
+                        code[k + 5].kind == "ident"):
+                    self.lazy_imports.append((code[k + 2].value[1:-1],
+                                              code[k + 5].value, t))
         self.params = ["module"]
         if any(kind == "primordials" for kind, _, _ in self.imports):
             self.params.append("primordials")
@@ -619,9 +641,21 @@ def link(modules, contract):
         if module.id == PRIMORDIALS and module.requires:
             errors.append("%s: primordials take nothing" % module.path)
     for module in modules:
-        module.reachable = [mid for _, mid in contract["functions"]] \
+        module.reachable = [mid for _, mid in contract["functions"]] + \
+            [mid for mid, _, _ in module.lazy_imports] \
             if module.id == ENTRY else []
+        for mid, name, t in module.lazy_imports:
+            target = by_id.get(mid)
+            if target is None:
+                errors.append("%s:%d: requires %s, which does not exist" %
+                              (module.path, module.line_of(t), mid))
+            elif name not in target.exports:
+                errors.append("%s:%d: reads %s of %s, which it does not "
+                              "export" % (module.path, module.line_of(t),
+                                          name, mid))
     imported = {(mid, name) for name, mid in contract["functions"]}
+    for module in modules:
+        imported |= {(mid, name) for mid, name, _ in module.lazy_imports}
     for module in modules:
         for kind, mid, names in module.imports:
             if kind == "primordials":
@@ -658,10 +692,12 @@ def link(modules, contract):
         state[mid] = "done"
         order.append(by_id[mid])
 
-    # The entry runs last: it reads the functions of the table from their
-    # modules.
+    # The entry comes last: it reads the functions of the table from their
+    # modules, and names the modules made on first use.
     visit(PRIMORDIALS, [])
     for _, mid in contract["functions"]:
+        visit(mid, [])
+    for mid, _, _ in by_id[ENTRY].lazy_imports:
         visit(mid, [])
     visit(ENTRY, [])
     unused = [m.path for m in modules if m.id not in state]
@@ -707,7 +743,10 @@ def generate(order):
     primordials, binding, require); the linker's table of modules and the
     binding are not in its scope. Each module gets a `require` that reaches
     only the modules it imports (the entry's also reaches the modules of
-    ASYNCCTX_LAYER_FUNCTIONS, through the ids the binding lists)."""
+    ASYNCCTX_LAYER_FUNCTIONS, through the ids the binding lists, and the
+    modules it names lazily). A module runs at its first `require`, and its
+    exports are kept; one whose function threw runs again at the next (its
+    exports never escaped)."""
     # Line 1 is no code: V8 places an error thrown before any of the layer's
     # code runs there (src/runtime_impl.cc relies on it).
     lines = [
@@ -715,7 +754,13 @@ def generate(order):
         "'use strict';",
         "((...fns) => function(binding) {",
         "const modules = {__proto__: null};",
-        "const requireOf = (table) => (id) => table[id];",
+        "const loaders = {__proto__: null};",
+        "const load = (id) => {",
+        "  const loaded = modules[id];",
+        "  return loaded !== undefined ? loaded : (modules[id] = loaders[id]());",
+        "};",
+        "const requireOf = (table) => (id) =>",
+        "  (table[id] === true ? load(id) : undefined);",
     ]
     for index, module in enumerate(order):
         args = []
@@ -723,17 +768,17 @@ def generate(order):
             if param == "module":
                 args.append("{__proto__: null, exports: undefined}")
             elif param == "primordials":
-                args.append("modules['%s']" % PRIMORDIALS)
+                args.append("load('%s')" % PRIMORDIALS)
             elif param == "binding":
                 args.append("binding")
             else:
                 ids = sorted(set(module.requires) - {PRIMORDIALS} |
                              set(module.reachable))
                 args.append("requireOf({__proto__: null%s})" % "".join(
-                    ", '%s': modules['%s']" % (mid, mid) for mid in ids))
-        lines.append("modules['%s'] = fns[%d](%s);" % (module.id, index,
-                                                       ", ".join(args)))
-    lines.append("return modules['%s'];" % ENTRY)
+                    ", '%s': true" % mid for mid in ids))
+        lines.append("loaders['%s'] = () => fns[%d](%s);" % (
+            module.id, index, ", ".join(args)))
+    lines.append("return load('%s');" % ENTRY)
     lines.append("})(")
     offsets = []
     for module in order:
@@ -741,7 +786,8 @@ def generate(order):
         # The module's first line (its copyright comment) holds the opening
         # of its function, so its lines keep their numbers.
         offsets.append((module.id, len(lines)))
-        # In parentheses: V8 compiles it eagerly, as it runs at once.
+        # In parentheses: V8 compiles it eagerly (with the script, so that
+        # the code cache holds it too, whether or not Install runs it).
         lines.append("(function(%s) {" % ", ".join(module.params))
         lines.extend(body[1:])
         lines.append("return module.exports;")

@@ -315,6 +315,54 @@ class LinkTest(unittest.TestCase):
                          '[["object","undefined","undefined","undefined",'
                          '"undefined"],null]')
 
+    def lazy(self):
+        files = self.valid()
+        files["late.js"] = module(
+            "", "function later() { return 'late'; }", ["later"])
+        files["install.js"] = module(
+            "const { shared } = require('internal/b');",
+            "shared();\n"
+            "const make = () => require('internal/late').later();",
+            ["__proto__: null", "exports: { make }"])
+        return files
+
+    def test_a_module_named_lazily_runs_at_its_first_use(self):
+        # Linked, and run in Node: internal/late runs when `make` first
+        # calls into it, once (the probe counts its runs).
+        _, script = self.link(self.lazy())
+        marker = "function later() { return 'late'; }"
+        self.assertEqual(script.count(marker), 1)
+        script = script.replace(
+            marker, marker + " globalThis.lateRan = (globalThis.lateRan || 0) + 1;")
+        program = ("const f = require('vm').runInThisContext(%r);\n"
+                   "const layer = f({constants: {kOne: 1}});\n"
+                   "const before = globalThis.lateRan;\n"
+                   "const made = [layer.exports.make(), layer.exports.make()];\n"
+                   "console.log(JSON.stringify([before, made, "
+                   "globalThis.lateRan]));" % script)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "probe.js")
+            with open(path, "w") as f:
+                f.write(program)
+            result = subprocess.run([NODE, path], capture_output=True,
+                                    text=True)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout.strip(), '[null,["late","late"],1]')
+
+    def test_a_lazy_name_must_be_exported(self):
+        files = self.lazy()
+        files["install.js"] = files["install.js"].replace(
+            "late').later()", "late').sooner()")
+        self.assertLinkError(files, "reads sooner of internal/late, which it "
+                             "does not export")
+
+    def test_a_lazy_name_needs_its_module(self):
+        files = self.lazy()
+        files["install.js"] = files["install.js"].replace(
+            "internal/late')", "internal/missing')")
+        self.assertLinkError(files, "requires internal/missing, which does "
+                             "not exist")
+
     def test_layer_function_must_be_exported(self):
         contract = CONTRACT.replace('V(hello, "internal/b"',
                                     'V(goodbye, "internal/b"')

@@ -47,7 +47,8 @@
 namespace asyncctx {
 
 // Every native function address asyncctx hands to V8 (the functions of the
-// JavaScript layer's bindings, the microtask that flushes destroy hooks, the
+// JavaScript layer's bindings, the getter of the installed globals that are
+// made at their first read, the microtask that flushes destroy hooks, the
 // evaluation steps of node:async_hooks, the Runtime's message listener, which
 // lives in V8's heap), null-terminated. The same array on every call; valid
 // for the life of the process. Needed when a Runtime is alive at

@@ -159,6 +159,9 @@ class Variable {
 // As in the proposal, fn is called with `this` undefined.
 defineValue(Variable.prototype, 'run', makeRunMethod(prepareRun, undefined),
             true, false);
+// The original get, before the class can reach user code (the brand check
+// of ContextKey::FromJavaScript, through internal/install).
+const variableGet = Variable.prototype.get;
 
 // ---------------------------------------------------------------------------
 // AsyncContext.Snapshot
@@ -230,4 +233,5 @@ module.exports = {
   makeRunMethod,
   lookup,
   AsyncContext,
+  variableGet,
 };

@@ -27,18 +27,7 @@ const { lookup, makeRunMethod } = require('internal/async_context');
 const { activateRepairOnce } = require('internal/promise_hooks');
 const { markFrameDirty } = require('internal/thenable_repair');
 const { AsyncResource } = require('internal/async_resource');
-
-// Set once an AsyncLocalStorage exists in this context (enterWith is the
-// one API that changes the frame without restoring it): from then on a
-// callback queued with queueMicrotask at the root runs through the runner
-// too, so that an enterWith inside it cannot leak into the next microtask
-// (internal/queue_microtask). The decision has to be made when a callback is
-// queued, before anyone can have called enterWith in an earlier one.
-let enterWithPossibleHere = false;
-
-function enterWithPossible() {
-  return enterWithPossibleHere;
-}
+const { allowEnterWith } = require('internal/queue_microtask');
 
 let prepareRun;  // the class's part of run (see makeRunMethod)
 let enterStorage;  // for internal/diagnostics_channel (below)
@@ -53,7 +42,8 @@ class AsyncLocalStorage {
 
   constructor(options) {
     validateObjectOrUndefined(options, 'options');
-    enterWithPossibleHere = true;
+    // enterWith is possible from now on (see internal/queue_microtask).
+    allowEnterWith();
     this.#defaultValue =
         options === undefined ? undefined : options.defaultValue;
     const name = options === undefined ? undefined : options.name;
@@ -148,6 +138,9 @@ class AsyncLocalStorage {
 // sloppy-mode function).
 const storageRun = makeRunMethod(prepareRun, null);
 defineValue(AsyncLocalStorage.prototype, 'run', storageRun, true, false);
+// The original getStore, before the class can reach user code (the brand
+// check of ContextKey::FromJavaScript, through internal/install).
+const storageGetStore = AsyncLocalStorage.prototype.getStore;
 // exit: run with the store undefined, without enabling the instance.
 const runForExit = makeRunMethod(validateCallback, null);
 function validateCallback(storage, callback) {
@@ -231,7 +224,7 @@ function runWithArgs(fn, ...args) {
 module.exports = {
   __proto__: null,
   AsyncLocalStorage,
-  enterWithPossible,
   enterStorage,
   storageRun,
+  storageGetStore,
 };

@@ -29,141 +29,149 @@ function setRefreshPromiseHooks(refresh) {
 }
 
 // One list per kind, holding the enabled hooks that have that callback.
-// Lists are replaced, never mutated, while hooks may be running.
-let initHooks = newList(0);
-let beforeHooks = newList(0);
-let afterHooks = newList(0);
-let destroyHooks = newList(0);
-let promiseResolveHooks = newList(0);
+// Lists are replaced, never mutated, while hooks may be running (so the
+// kinds can share one empty list).
+const kNoHooks = newList(0);
+let initHooks = kNoHooks;
+let beforeHooks = kNoHooks;
+let afterHooks = kNoHooks;
+let destroyHooks = kNoHooks;
+let promiseResolveHooks = kNoHooks;
 let callInitHooks;
 let callBeforeHooks;
 let callAfterHooks;
 let callDestroyHooks;
 let callPromiseResolveHooks;
 
-class AsyncHook {
-  // Private fields keep every hook the same shape, and `hook.#init(...)`
-  // is a plain method call that TurboFan inlines, with `this` the hook, as
-  // in Node.js.
-  #init;
-  #before;
-  #after;
-  #destroy;
-  #promiseResolve;
-  #enabled = false;
+// The class, with the emitters in its static block, made at the first
+// createHook (until then no hook can be enabled, and no emitter is called).
+let AsyncHook;
 
-  constructor(callbacks) {
-    this.#init = hookCallback(callbacks, 'init');
-    this.#before = hookCallback(callbacks, 'before');
-    this.#after = hookCallback(callbacks, 'after');
-    this.#destroy = hookCallback(callbacks, 'destroy');
-    this.#promiseResolve = hookCallback(callbacks, 'promiseResolve');
-  }
+function defineAsyncHook() {
+  AsyncHook = class AsyncHook {
+    // Private fields keep every hook the same shape, and `hook.#init(...)`
+    // is a plain method call that TurboFan inlines, with `this` the hook, as
+    // in Node.js.
+    #init;
+    #before;
+    #after;
+    #destroy;
+    #promiseResolve;
+    #enabled = false;
 
-  enable() {
-    if (this.#enabled) return this;
-    this.#update(1);
-    return this;
-  }
+    constructor(callbacks) {
+      this.#init = hookCallback(callbacks, 'init');
+      this.#before = hookCallback(callbacks, 'before');
+      this.#after = hookCallback(callbacks, 'after');
+      this.#destroy = hookCallback(callbacks, 'destroy');
+      this.#promiseResolve = hookCallback(callbacks, 'promiseResolve');
+    }
 
-  disable() {
-    if (!this.#enabled) return this;
-    this.#update(-1);
-    return this;
-  }
+    enable() {
+      if (this.#enabled) return this;
+      this.#update(1);
+      return this;
+    }
 
-  // All-or-nothing: the new lists are built first (where a stack overflow
-  // or an allocation failure can still throw), then committed with plain
-  // assignments only, so the lists and the counts always agree.
-  #update(delta) {
-    const hasInit = this.#init !== undefined;
-    const hasBefore = this.#before !== undefined;
-    const hasAfter = this.#after !== undefined;
-    const hasDestroy = this.#destroy !== undefined;
-    const hasResolve = this.#promiseResolve !== undefined;
-    const nextInit = hasInit ? withHook(initHooks, this, delta) : initHooks;
-    const nextBefore =
-        hasBefore ? withHook(beforeHooks, this, delta) : beforeHooks;
-    const nextAfter = hasAfter ? withHook(afterHooks, this, delta) : afterHooks;
-    const nextDestroy =
-        hasDestroy ? withHook(destroyHooks, this, delta) : destroyHooks;
-    const nextResolve = hasResolve ?
-        withHook(promiseResolveHooks, this, delta) :
-        promiseResolveHooks;
-    initHooks = nextInit;
-    beforeHooks = nextBefore;
-    afterHooks = nextAfter;
-    destroyHooks = nextDestroy;
-    promiseResolveHooks = nextResolve;
-    if (hasInit) hookFields[kInit] += delta;
-    if (hasBefore) hookFields[kBefore] += delta;
-    if (hasAfter) hookFields[kAfter] += delta;
-    if (hasDestroy) hookFields[kDestroy] += delta;
-    if (hasResolve) hookFields[kPromiseResolve] += delta;
-    hookFields[kTotals] += delta;
-    this.#enabled = delta > 0;
-    refreshPromiseHooks();
-  }
+    disable() {
+      if (!this.#enabled) return this;
+      this.#update(-1);
+      return this;
+    }
 
-  // The emitters live in a static block: they read the private callbacks,
-  // and they are not reachable from user code (not even through
-  // hook.constructor).
-  static {
-    callInitHooks = function(asyncId, type, triggerAsyncId, resource) {
-      const hooks = initHooks;
-      for (let i = 0; i < hooks.length; i++) {
-        try {
-          hooks[i].#init(asyncId, type, triggerAsyncId, resource);
-        } catch (err) {
-          reportHookError('init', err);
+    // All-or-nothing: the new lists are built first (where a stack overflow
+    // or an allocation failure can still throw), then committed with plain
+    // assignments only, so the lists and the counts always agree.
+    #update(delta) {
+      const hasInit = this.#init !== undefined;
+      const hasBefore = this.#before !== undefined;
+      const hasAfter = this.#after !== undefined;
+      const hasDestroy = this.#destroy !== undefined;
+      const hasResolve = this.#promiseResolve !== undefined;
+      const nextInit = hasInit ? withHook(initHooks, this, delta) : initHooks;
+      const nextBefore =
+          hasBefore ? withHook(beforeHooks, this, delta) : beforeHooks;
+      const nextAfter = hasAfter ? withHook(afterHooks, this, delta) : afterHooks;
+      const nextDestroy =
+          hasDestroy ? withHook(destroyHooks, this, delta) : destroyHooks;
+      const nextResolve = hasResolve ?
+          withHook(promiseResolveHooks, this, delta) :
+          promiseResolveHooks;
+      initHooks = nextInit;
+      beforeHooks = nextBefore;
+      afterHooks = nextAfter;
+      destroyHooks = nextDestroy;
+      promiseResolveHooks = nextResolve;
+      if (hasInit) hookFields[kInit] += delta;
+      if (hasBefore) hookFields[kBefore] += delta;
+      if (hasAfter) hookFields[kAfter] += delta;
+      if (hasDestroy) hookFields[kDestroy] += delta;
+      if (hasResolve) hookFields[kPromiseResolve] += delta;
+      hookFields[kTotals] += delta;
+      this.#enabled = delta > 0;
+      refreshPromiseHooks();
+    }
+
+    // The emitters live in a static block: they read the private callbacks,
+    // and they are not reachable from user code (not even through
+    // hook.constructor).
+    static {
+      callInitHooks = function(asyncId, type, triggerAsyncId, resource) {
+        const hooks = initHooks;
+        for (let i = 0; i < hooks.length; i++) {
+          try {
+            hooks[i].#init(asyncId, type, triggerAsyncId, resource);
+          } catch (err) {
+            reportHookError('init', err);
+          }
         }
-      }
-    };
+      };
 
-    callBeforeHooks = function(asyncId) {
-      const hooks = beforeHooks;
-      for (let i = 0; i < hooks.length; i++) {
-        try {
-          hooks[i].#before(asyncId);
-        } catch (err) {
-          reportHookError('before', err);
+      callBeforeHooks = function(asyncId) {
+        const hooks = beforeHooks;
+        for (let i = 0; i < hooks.length; i++) {
+          try {
+            hooks[i].#before(asyncId);
+          } catch (err) {
+            reportHookError('before', err);
+          }
         }
-      }
-    };
+      };
 
-    callAfterHooks = function(asyncId) {
-      const hooks = afterHooks;
-      for (let i = 0; i < hooks.length; i++) {
-        try {
-          hooks[i].#after(asyncId);
-        } catch (err) {
-          reportHookError('after', err);
+      callAfterHooks = function(asyncId) {
+        const hooks = afterHooks;
+        for (let i = 0; i < hooks.length; i++) {
+          try {
+            hooks[i].#after(asyncId);
+          } catch (err) {
+            reportHookError('after', err);
+          }
         }
-      }
-    };
+      };
 
-    callDestroyHooks = function(asyncId) {
-      const hooks = destroyHooks;
-      for (let i = 0; i < hooks.length; i++) {
-        try {
-          hooks[i].#destroy(asyncId);
-        } catch (err) {
-          reportHookError('destroy', err);
+      callDestroyHooks = function(asyncId) {
+        const hooks = destroyHooks;
+        for (let i = 0; i < hooks.length; i++) {
+          try {
+            hooks[i].#destroy(asyncId);
+          } catch (err) {
+            reportHookError('destroy', err);
+          }
         }
-      }
-    };
+      };
 
-    callPromiseResolveHooks = function(asyncId) {
-      const hooks = promiseResolveHooks;
-      for (let i = 0; i < hooks.length; i++) {
-        try {
-          hooks[i].#promiseResolve(asyncId);
-        } catch (err) {
-          reportHookError('promiseResolve', err);
+      callPromiseResolveHooks = function(asyncId) {
+        const hooks = promiseResolveHooks;
+        for (let i = 0; i < hooks.length; i++) {
+          try {
+            hooks[i].#promiseResolve(asyncId);
+          } catch (err) {
+            reportHookError('promiseResolve', err);
+          }
         }
-      }
-    };
-  }
+      };
+    }
+  };
 }
 
 // A copy of `list` with `hook` added (delta > 0) or removed.
@@ -226,6 +234,7 @@ function createHook(callbacks) {
         callbacks === null ? 'object null' : 'undefined'}' as it is ${
         callbacks}.`);
   }
+  if (AsyncHook === undefined) defineAsyncHook();
   return new AsyncHook(callbacks);
 }
 

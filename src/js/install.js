@@ -11,11 +11,22 @@
 // synchronously lives here, over a few native primitives that own the
 // state. Nothing here is reachable from user code except the installed API.
 //
-// What the layer hands back to Runtime::Install: `exports` are
-// the APIs installed as globals; `internals` are what C++ calls (kept off
-// the globals): the functions of ASYNCCTX_LAYER_FUNCTIONS
-// (src/layer_contract.h), each taken from the module the table names, and
-// a few values.
+// What the layer hands back to Runtime::Install: `exports` holds, for each
+// API installed as a global, the function that makes it; `internals` are
+// what C++ calls (kept off the globals): the functions of
+// ASYNCCTX_LAYER_FUNCTIONS (src/layer_contract.h), each taken from the
+// module the table names, and a few values.
+//
+// Made on first use: Install runs only the modules that C++ and
+// queueMicrotask need (the frames, the execution stack, hooks and promise
+// hooks); the classes and namespaces run their modules when a global that
+// holds them is first read (Runtime::Install defines those globals with
+// v8::Object::SetLazyDataProperty, which looks like a plain data property
+// and becomes one at that first read), or when C++ first asks for them.
+// Nothing a module does at its top level can be seen by user code or
+// depends on the frame that is current when it runs, and every builtin
+// it uses was captured by internal/primordials at install, so when that
+// happens changes nothing a program can observe.
 
 'use strict';
 
@@ -29,22 +40,34 @@ const {
   triggerAsyncId,
 } = require('internal/execution_stack');
 const { createHook } = require('internal/hooks');
-const { AsyncContext } = require('internal/async_context');
-const { AsyncLocalStorage } = require('internal/async_local_storage');
-const { AsyncResource } = require('internal/async_resource');
 const { queueMicrotask } = require('internal/queue_microtask');
-const { diagnosticsChannel } = require('internal/diagnostics_channel');
 
-const asyncHooks = ObjectFreeze({
-  __proto__: null,
-  createHook,
-  executionAsyncId,
-  triggerAsyncId,
-  executionAsyncResource,
-  AsyncLocalStorage,
-  AsyncResource,
-  asyncWrapProviders: ObjectFreeze({__proto__: null}),
-});
+let asyncHooks;
+function makeAsyncHooks() {
+  if (asyncHooks === undefined) {
+    asyncHooks = ObjectFreeze({
+      __proto__: null,
+      createHook,
+      executionAsyncId,
+      triggerAsyncId,
+      executionAsyncResource,
+      AsyncLocalStorage:
+          require('internal/async_local_storage').AsyncLocalStorage,
+      AsyncResource: require('internal/async_resource').AsyncResource,
+      asyncWrapProviders: ObjectFreeze({__proto__: null}),
+    });
+  }
+  return asyncHooks;
+}
+
+let diagnosticsChannel;
+function makeDiagnosticsChannel() {
+  if (diagnosticsChannel === undefined) {
+    diagnosticsChannel = ObjectFreeze(
+        require('internal/diagnostics_channel').diagnosticsChannel);
+  }
+  return diagnosticsChannel;
+}
 
 const internals = {
   __proto__: null,
@@ -52,9 +75,21 @@ const internals = {
   rootFrame: ROOT,
   frameMissing: kMissing,
   // For the node:async_hooks module (src/node_module.cc).
-  asyncHooks,
+  get asyncHooks() {
+    return makeAsyncHooks();
+  },
   // For the node:diagnostics_channel module (src/node_module.cc).
-  diagnosticsChannel: ObjectFreeze(diagnosticsChannel),
+  get diagnosticsChannel() {
+    return makeDiagnosticsChannel();
+  },
+  // The brand checks of ContextKey::FromJavaScript (src/context_key.cc):
+  // the original methods, taken when their class was made.
+  get storageGetStore() {
+    return require('internal/async_local_storage').storageGetStore;
+  },
+  get variableGet() {
+    return require('internal/async_context').variableGet;
+  },
 };
 // Pairs of (function name, module id); tools/js2c.py checks at build time
 // that each module exports its function.
@@ -67,12 +102,13 @@ module.exports = {
   __proto__: null,
   exports: {
     __proto__: null,
-    AsyncLocalStorage,
-    AsyncResource,
-    AsyncContext,
-    queueMicrotask,
-    asyncHooks,
-    diagnosticsChannel: internals.diagnosticsChannel,
+    AsyncLocalStorage: () =>
+      require('internal/async_local_storage').AsyncLocalStorage,
+    AsyncResource: () => require('internal/async_resource').AsyncResource,
+    AsyncContext: () => require('internal/async_context').AsyncContext,
+    queueMicrotask: () => queueMicrotask,
+    asyncHooks: makeAsyncHooks,
+    diagnosticsChannel: makeDiagnosticsChannel,
   },
   internals,
 };

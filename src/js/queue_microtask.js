@@ -51,15 +51,28 @@ const {
   clearFrameDirty,
   resetDirtyFrame,
 } = require('internal/thenable_repair');
-const { enterWithPossible } = require('internal/async_local_storage');
 
 const v8PropagatesThenables = kV8PropagatesThenables === 1;
+
+// Set once an AsyncLocalStorage exists in this context (enterWith is the
+// one API that changes the frame without restoring it): from then on a
+// callback queued at the root runs through the runner too, so that an
+// enterWith inside it cannot leak into the next microtask. The decision has
+// to be made when a callback is queued, before anyone can have called
+// enterWith in an earlier one.
+let enterWithPossible = false;
+
+function allowEnterWith() {
+  enterWithPossible = true;
+}
 
 // The FIFO: a queue of fixed-size chunks holding exactly the callbacks
 // whose runners are still queued, so its memory is bounded by what is
 // pending (plus one spare chunk): interleaved chains that never let it
 // drain cost nothing more. Chunks are small lists (newList),
-// only ever accessed within their length.
+// only ever accessed within their length. The first chunk is made at the
+// first callback that needs the ring (where V8 propagates frames itself,
+// never).
 const kChunkSize = 1024;
 
 function newChunk() {
@@ -70,9 +83,9 @@ function newChunk() {
   };
 }
 
-let headChunk = newChunk();
+let headChunk;
 let headIndex = 0;
-let tailChunk = headChunk;
+let tailChunk;
 let tailIndex = 0;
 let pending = 0;
 let spareChunk;
@@ -80,7 +93,11 @@ let ringGeneration = -1;
 
 // Makes room for one more callback (may throw; nothing is changed then).
 function reserveSlot() {
-  if (tailIndex === kChunkSize) {
+  if (tailChunk === undefined) {
+    const chunk = newChunk();
+    headChunk = chunk;
+    tailChunk = chunk;
+  } else if (tailIndex === kChunkSize) {
     let chunk = spareChunk;
     if (chunk === undefined) chunk = newChunk();
     spareChunk = undefined;
@@ -91,6 +108,7 @@ function reserveSlot() {
 }
 
 function clearRing() {
+  if (headChunk === undefined) return;
   for (let chunk = headChunk; chunk !== undefined; chunk = chunk.next) {
     for (let i = 0; i < kChunkSize; i++) {
       chunk.callbacks[i] = undefined;
@@ -132,7 +150,7 @@ function queueMicrotask(callback) {
   // V8 propagates frames itself, and at the root while no
   // AsyncLocalStorage exists (nothing could leak from it: the fast path).
   const frame = enqueueOrGetFrame(callback, runQueuedMicrotask,
-                                  enterWithPossible() ? null : ROOT);
+                                  enterWithPossible ? null : ROOT);
   if (frame === undefined) return;
   tailChunk.callbacks[tailIndex] = callback;
   tailChunk.frames[tailIndex] = frame;
@@ -219,5 +237,6 @@ function resetAfterTermination() {
 module.exports = {
   __proto__: null,
   queueMicrotask,
+  allowEnterWith,
   resetAfterTermination,
 };

@@ -6,7 +6,8 @@
 // project.) Prints `# ...` lines:
 //   context      isolate.createContextSync() alone, per context
 //   +install     createContextSync() + asyncctx.installSync(), per context
-//   ratio        (+install) / context: the target is at most 1.5
+//   ratio        (+install) / context, the median of the rounds' ratios:
+//                the target is at most 1.5
 //   no cache     createContextSync() + installSync({codeCache: false})
 //   first        the same three for the first context of a fresh isolate
 //                (V8's per-isolate compilation cache is still empty)
@@ -15,8 +16,10 @@
 //                cache made from that compilation (produceCachedData /
 //                cachedData, i.e. ScriptCompiler::CreateCodeCache and
 //                kConsumeCodeCache)
-// Each measurement alternates the variants over several rounds and reports
-// the median round.
+// Each measurement alternates the variants over many short rounds (their
+// order rotating) and reports the median round; a ratio is the median of
+// the ratios of the rounds, each measured within a few milliseconds, so
+// that a machine whose load changes between rounds moves it little.
 'use strict';
 
 const fs = require('fs');
@@ -56,8 +59,8 @@ function perContext(isolate, count, install) {
 }
 
 function measure(projectDir, quick) {
-  const rounds = quick ? 3 : 7;
-  const count = quick ? 30 : 100;
+  const rounds = quick ? 5 : 31;
+  const count = quick ? 10 : 20;
   const result = {};
 
   // Steady state: many contexts in one isolate each.
@@ -70,10 +73,19 @@ function measure(projectDir, quick) {
   const plain = [];
   const installed = [];
   const noCache = [];
+  const ratios = [];
+  const noCacheRatios = [];
+  const variants = [
+    () => plain.push(perContext(plainIsolate, count, false)),
+    () => installed.push(perContext(installIsolate, count, true)),
+    () => noCache.push(perContext(noCacheIsolate, count, 'nocache')),
+  ];
   for (let r = 0; r < rounds; r++) {
-    plain.push(perContext(plainIsolate, count, false));
-    installed.push(perContext(installIsolate, count, true));
-    noCache.push(perContext(noCacheIsolate, count, 'nocache'));
+    for (let v = 0; v < variants.length; v++) {
+      variants[(r + v) % variants.length]();
+    }
+    ratios.push(installed[r] / plain[r]);
+    noCacheRatios.push(noCache[r] / plain[r]);
   }
   plainIsolate.dispose();
   installIsolate.dispose();
@@ -81,6 +93,8 @@ function measure(projectDir, quick) {
   result.context = median(plain);
   result.install = median(installed);
   result.installNoCache = median(noCache);
+  result.ratio = median(ratios);
+  result.noCacheRatio = median(noCacheRatios);
 
   // The first context of a fresh isolate (isolate creation not counted).
   const first = {false: [], true: [], nocache: []};
@@ -137,12 +151,12 @@ function run(projectDir, root, quick) {
   console.log(`# context      ${f(r.context)} per createContextSync()`);
   console.log(`# +install     ${f(r.install)} per createContextSync() + ` +
               `installSync()`);
-  console.log(`# ratio        ${(r.install / r.context).toFixed(2)} (install ` +
-              `adds ${((r.install / r.context - 1) * 100).toFixed(0)}%; ` +
+  console.log(`# ratio        ${r.ratio.toFixed(2)} (install ` +
+              `adds ${((r.ratio - 1) * 100).toFixed(0)}%; ` +
               `target at most 50%)`);
   console.log(`# no cache     ${f(r.installNoCache)} per createContextSync() ` +
               `+ installSync({codeCache: false}) (ratio ` +
-              `${(r.installNoCache / r.context).toFixed(2)})`);
+              `${r.noCacheRatio.toFixed(2)})`);
   console.log(`# first        ${f(r.firstContext)} / ${f(r.firstInstall)} ` +
               `(ratio ${(r.firstInstall / r.firstContext).toFixed(2)}; ` +
               `without the code cache ${f(r.firstNoCache)}, ratio ` +

@@ -85,6 +85,90 @@ TEST_F(InstallTest, ObjectPrototypeSettersBeforeInstallSeeNoBinding) {
             "secret undefined []");
 }
 
+// The globals are made at their first read (lazy data properties), and look
+// like plain data properties before and after it: the same descriptor, the
+// same objects whichever global is read first, a write, a delete or a
+// defineProperty before the first read replaces them as it would a data
+// property, and a frozen global keeps them.
+TEST_F(InstallTest, GlobalsAreDataPropertiesMadeAtTheirFirstRead) {
+  const char* const kDescribe = R"JS(
+    globalThis.describe = (name) => {
+      const d = Object.getOwnPropertyDescriptor(globalThis, name);
+      return `${Object.keys(d).join('/')}:${typeof d.value}:${d.writable}` +
+             `${d.enumerable}${d.configurable}`;
+    };
+  )JS";
+  const std::string kData = "value/writable/enumerable/configurable:";
+  const char* const kGlobals[][2] = {
+      {"AsyncLocalStorage", "function"}, {"AsyncResource", "function"},
+      {"queueMicrotask", "function"},    {"AsyncContext", "object"},
+      {"asyncHooks", "object"},          {"diagnosticsChannel", "object"},
+  };
+  for (const auto& [name, type] : kGlobals) {
+    // The first read of `name` is the descriptor's, in a fresh context.
+    v8::Local<v8::Context> other = v8::Context::New(isolate());
+    ASSERT_TRUE(runtime()->Install(other).FromMaybe(false));
+    RunStringIn(other, kDescribe);
+    EXPECT_EQ(RunStringIn(other, std::string("describe('") + name + "')"),
+              kData + type + ":truefalsetrue")
+        << name;
+    EXPECT_EQ(RunStringIn(other, std::string("describe('") + name + "')"),
+              kData + type + ":truefalsetrue")
+        << name;
+    EXPECT_EQ(RunStringIn(other,
+                          "Object.keys(globalThis).includes('" +
+                              std::string(name) + "')"),
+              "false");
+    // Whichever is read first, the namespaces hold the same classes.
+    EXPECT_EQ(RunStringIn(other,
+                          "asyncHooks.AsyncLocalStorage === AsyncLocalStorage "
+                          "&& asyncHooks.AsyncResource === AsyncResource && "
+                          "typeof AsyncContext.Variable"),
+              "function")
+        << name;
+  }
+
+  v8::Local<v8::Context> other = v8::Context::New(isolate());
+  ASSERT_TRUE(runtime()->Install(other).FromMaybe(false));
+  EXPECT_EQ(RunStringIn(other, R"JS(
+    AsyncLocalStorage = 'mine';
+    delete globalThis.AsyncResource;
+    Object.defineProperty(globalThis, 'AsyncContext', {value: 7});
+    const inherited = typeof Object.create(globalThis).queueMicrotask;
+    [AsyncLocalStorage, typeof AsyncResource, AsyncContext,
+     'AsyncResource' in globalThis, inherited,
+     Object.getOwnPropertyDescriptor(globalThis, 'queueMicrotask').value ===
+         queueMicrotask].join()
+  )JS"),
+            "mine,undefined,7,false,function,true");
+
+  // Frozen before the first read: read-only data properties after it.
+  v8::Local<v8::Context> frozen = v8::Context::New(isolate());
+  ASSERT_TRUE(runtime()->Install(frozen).FromMaybe(false));
+  EXPECT_EQ(RunStringIn(frozen, R"JS(
+    Object.freeze(globalThis);
+    const d = Object.getOwnPropertyDescriptor(globalThis, 'AsyncContext');
+    AsyncContext.x = 1;  // the namespace object itself is not frozen
+    [typeof d.value, d.writable, d.configurable, Object.isFrozen(globalThis),
+     typeof AsyncLocalStorage, AsyncContext.x].join()
+  )JS"),
+            "object,false,false,true,function,1");
+
+  // Renamed and omitted globals are made lazily too.
+  v8::Local<v8::Context> renamed = v8::Context::New(isolate());
+  InstallOptions options;
+  options.async_local_storage = "ALS";
+  options.async_hooks = "";
+  ASSERT_TRUE(runtime()->Install(renamed, options).FromMaybe(false));
+  RunStringIn(renamed, kDescribe);
+  EXPECT_EQ(RunStringIn(renamed, "describe('ALS')"),
+            kData + "function:truefalsetrue");
+  EXPECT_EQ(RunStringIn(renamed,
+                        "typeof asyncHooks + typeof AsyncLocalStorage + "
+                        "new ALS().run(3, () => 'x')"),
+            "undefinedundefinedx");
+}
+
 // Install is all or nothing, and a global that cannot be
 // defined is a failure.
 TEST_F(InstallTest, InstallIsAllOrNothing) {

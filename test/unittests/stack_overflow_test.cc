@@ -209,6 +209,9 @@ TEST_F(StackOverflowTest,
 TEST_F(StackOverflowTest, HookErrorFromStackOverflowHasAReadableMessage) {
   RunString(R"JS(
     asyncHooks.createHook({init() {}}).enable();
+    // The global is made at its first read, which needs stack of its own:
+    // read before the recursion, so that what overflows is the hook.
+    void AsyncResource;
     (function recurse() {
       try { recurse(); } catch (e) {}
       new AsyncResource('X');
