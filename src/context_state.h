@@ -40,6 +40,11 @@ enum HookField {
   kHookDestroy = 3,
   kHookPromiseResolve = 4,
   kHookTotals = 5,
+  // Hook callbacks running now, one inside another (0 when none), and the
+  // kind (kHookInit...) of the innermost: a stack overflow in V8's promise
+  // hooks is the program's or a hook error depending on them.
+  kHookCallDepth = 6,
+  kHookRunning = 7,
   kHookFieldCount = 8,
 };
 

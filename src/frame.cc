@@ -44,7 +44,13 @@ void ActivateThenableRepair(ContextState* state,
   if (refresh.IsEmpty())
     return;
   v8::TryCatch try_catch(isolate);
-  (void)refresh->Call(context, v8::Undefined(isolate), 0, nullptr).IsEmpty();
+  // All or nothing (as activateRepairOnce in src/js/promise_hooks.js): a
+  // stack overflow before the promise hooks were installed leaves the
+  // repair off, and the next frame entered tries again.
+  if (refresh->Call(context, v8::Undefined(isolate), 0, nullptr).IsEmpty() &&
+      !try_catch.HasTerminated()) {
+    state->context_fields[kContextRepairActive] = 0;
+  }
 }
 
 void SetContextThenableRepair(ContextState* state, bool enabled) {

@@ -27,6 +27,8 @@
   V(kDestroy, kHookDestroy)                                         \
   V(kPromiseResolve, kHookPromiseResolve)                           \
   V(kTotals, kHookTotals)                                           \
+  V(kHookCallDepth, kHookCallDepth)                                 \
+  V(kRunningHook, kHookRunning)                                     \
   V(kTrackedResources, kContextTrackedResources)                    \
   V(kThenableRepair, kContextThenableRepair)                        \
   V(kRepairActive, kContextRepairActive)                            \

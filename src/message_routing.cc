@@ -10,11 +10,11 @@
 #include <string>
 
 #include "asyncctx/callback_scope.h"
-#include "src/js_sources.h"
 #include "src/runtime_impl.h"
 #include "src/runtime_registry.h"
 #include "src/v8_compat.h"
 #include "src/v8_string.h"
+#include "v8-debug.h"
 #include "v8-exception.h"
 #include "v8-message.h"
 #include "v8-promise.h"
@@ -56,8 +56,10 @@ void RuntimeImpl::OnMessage(v8::Local<v8::Message> message,
   v8::Local<v8::Context> context = isolate->GetCurrentContext();
   if (context.IsEmpty())
     return;
-  if (IsStackOverflowInLayer(isolate, message))
+  if (IsStackOverflowInPromiseHook(isolate, message)) {
+    runtime->OnStackOverflowInPromiseHook(context, error);
     return;
+  }
   // The callback of the innermost CallbackScope threw and nothing caught it.
   if (runtime->innermost_scope != nullptr)
     internal::CallbackScopeAccess::MarkFailedByUncaught(
@@ -66,24 +68,42 @@ void RuntimeImpl::OnMessage(v8::Local<v8::Message> message,
 }
 
 // V8 calls the layer's promise hooks itself and reports what they throw as
-// an uncaught exception. A stack overflow at a hook's entry (a promise
-// created at the very end of the stack) is no error of the program's: the
-// hook's bookkeeping for that promise is skipped, and the program's own
-// code, which is that deep, gets its RangeError at its next call, where it
-// can catch it (as in Node.js 24). V8 places such an overflow, thrown
-// before the hook's first instruction, at line 1 of the layer's script,
-// which is a comment: any other exception from the layer (a real location)
-// is reported as usual.
-bool RuntimeImpl::IsStackOverflowInLayer(v8::Isolate* isolate,
-                                         v8::Local<v8::Message> message) {
-  v8::Local<v8::Value> script = message->GetScriptResourceName();
-  if (!script->IsString() ||
-      ToStdString(isolate, script) != internal::kAsyncctxScriptName ||
-      message->GetLineNumber(isolate->GetCurrentContext()).FromMaybe(0) != 1) {
+// an uncaught exception, while the code that made the promise (or called
+// then, or awaited) is still running. What the layer's promise hooks let
+// through is a stack overflow: at a hook's entry (a promise created at the
+// very end of the stack), in the layer, or rethrown from a hook callback as
+// the program's (src/js/hooks.js). It is recognised by where it happened:
+// JavaScript is still on the stack (an exception that reached the top of a
+// callback or a microtask has unwound its JavaScript before V8 reports it),
+// wherever V8 places it (at the hook's entry V8 gives the user's location,
+// not the layer's).
+bool RuntimeImpl::IsStackOverflowInPromiseHook(v8::Isolate* isolate,
+                                               v8::Local<v8::Message> message) {
+  if (ToStdString(isolate, message->Get())
+          .find("Maximum call stack size exceeded") == std::string::npos) {
     return false;
   }
-  return ToStdString(isolate, message->Get())
-             .find("Maximum call stack size exceeded") != std::string::npos;
+  return v8::StackTrace::CurrentStackTrace(isolate, 1)->GetFrameCount() > 0;
+}
+
+// Made by the program's code (or by a hook callback the program called):
+// no error of the program's. The hook's bookkeeping for that promise is
+// skipped, and the program's own code, which is that deep, gets its
+// RangeError at its next call, where it can catch it (as in Node.js 24).
+// Made by a hook callback called from inside another hook callback: the
+// hooks are recursing through promises, a hook error (as src/js/hooks.js
+// rules for what the callbacks throw themselves).
+void RuntimeImpl::OnStackOverflowInPromiseHook(v8::Local<v8::Context> context,
+                                               v8::Local<v8::Value> error) {
+  ContextState* state = ContextState::Find(this, context);
+  if (state == nullptr || state->hook_fields[kHookCallDepth] < 2)
+    return;
+  static constexpr const char* kHookNames[] = {"init", "before", "after",
+                                               "destroy", "promiseResolve"};
+  double kind = state->hook_fields[kHookRunning];
+  ReportHookError(
+      kind >= 0 && kind < 5 ? kHookNames[static_cast<int>(kind)] : "init",
+      error);
 }
 
 void RuntimeImpl::OnPromiseReject(v8::PromiseRejectMessage message) {

@@ -222,8 +222,10 @@ class RuntimeImpl final : public Runtime {
   // Frees the state of a collected context.
   static void OnContextCollected(const v8::WeakCallbackInfo<ContextState>&);
   // message_routing.cc
-  static bool IsStackOverflowInLayer(v8::Isolate* isolate,
-                                     v8::Local<v8::Message> message);
+  static bool IsStackOverflowInPromiseHook(v8::Isolate* isolate,
+                                           v8::Local<v8::Message> message);
+  void OnStackOverflowInPromiseHook(v8::Local<v8::Context> context,
+                                    v8::Local<v8::Value> error);
   static void OnPromiseReject(v8::PromiseRejectMessage message);
   // checkpoint.cc
   static void OnMicrotasksCompleted(v8::Isolate* isolate, void* data);

@@ -16,6 +16,7 @@ const {
   TypeErrorCtor,
   defineValue,
 } = primordials;
+const RangeErrorPrototype = RangeErrorCtor.prototype;
 const { constants, strings } = binding;
 const { kErrorTypeTypeError, kErrorTypeRangeError } = constants;
 const { kScriptPrefix, kRuntimeDestroyed } = strings;
@@ -144,6 +145,46 @@ function builtinError(Ctor, message) {
   return err;
 }
 
+// A stack overflow of the program's own depth, caught by the layer around a
+// hook callback that the program's code called (internal/hooks): `err` is a
+// RangeError, and the stack is still at its limit where it was caught (a
+// hook that recursed by itself has unwound to a shallow stack by then, and
+// its error is the hook's). Such an error is the program's: its code is
+// that deep, and gets the RangeError (rethrown), never a fatal hook error.
+// Found by where it happened, not by a message or a line number.
+function isProgramStackOverflow(err) {
+  if (!nearStackLimit()) return false;
+  try {
+    return err !== null && typeof err === 'object' &&
+        ObjectGetPrototypeOf(err) === RangeErrorPrototype;
+  } catch {
+    // A Proxy's trap overflowed too.
+    return true;
+  }
+}
+
+// Whether kProbeFrames more frames of a small function (60-90 bytes each)
+// would overflow the stack here. That is more than V8 keeps free for
+// compiling a function (40 KB): a hook callback called for the first time
+// fails to compile, with a RangeError, that much before the limit.
+const kProbeFrames = 1000;
+function probeStack(n) {
+  return n === 0 ? 0 : probeStack(n - 1) + 1;
+}
+function nearStackLimit() {
+  try {
+    probeStack(kProbeFrames);
+    return false;
+  } catch {
+    return true;
+  }
+}
+// Compiled now, from a shallow stack: V8 compiles a function at its first
+// call, and compiling needs more stack than running. (If V8 drops the
+// bytecode of an unused function later, compiling it again at the limit
+// fails with a RangeError, caught above: the answer there is the same.)
+isProgramStackOverflow(undefined);
+
 module.exports = {
   __proto__: null,
   builtinError,
@@ -155,4 +196,5 @@ module.exports = {
   validateObjectOrUndefined,
   runtimeDestroyed,
   makeNodeError,
+  isProgramStackOverflow,
 };

@@ -17,8 +17,10 @@ const {
   kDestroy,
   kPromiseResolve,
   kTotals,
+  kHookCallDepth,
+  kRunningHook,
 } = constants;
-const { makeError } = require('internal/errors');
+const { isProgramStackOverflow, makeError } = require('internal/errors');
 
 // internal/promise_hooks installs V8's promise hooks from the counts above
 // whenever they change. It requires this module (for the emitters), so it
@@ -80,8 +82,9 @@ function defineAsyncHook() {
     }
 
     // All-or-nothing: the new lists are built first (where a stack overflow
-    // or an allocation failure can still throw), then committed with plain
-    // assignments only, so the lists and the counts always agree.
+    // or an allocation failure can still throw), then committed, and undone
+    // if V8's promise hooks cannot follow, so the lists, the counts and the
+    // promise hooks always agree.
     #update(delta) {
       const hasInit = this.#init !== undefined;
       const hasBefore = this.#before !== undefined;
@@ -97,81 +100,182 @@ function defineAsyncHook() {
       const nextResolve = hasResolve ?
           withHook(promiseResolveHooks, this, delta) :
           promiseResolveHooks;
-      initHooks = nextInit;
-      beforeHooks = nextBefore;
-      afterHooks = nextAfter;
-      destroyHooks = nextDestroy;
-      promiseResolveHooks = nextResolve;
-      if (hasInit) hookFields[kInit] += delta;
-      if (hasBefore) hookFields[kBefore] += delta;
-      if (hasAfter) hookFields[kAfter] += delta;
-      if (hasDestroy) hookFields[kDestroy] += delta;
-      if (hasResolve) hookFields[kPromiseResolve] += delta;
+      const lists = [initHooks, beforeHooks, afterHooks, destroyHooks,
+                     promiseResolveHooks];
+      let counted = false;
+      try {
+        setHookLists(nextInit, nextBefore, nextAfter, nextDestroy, nextResolve);
+        this.#count(delta);
+        counted = true;
+        refreshPromiseHooks();
+      } catch (err) {
+        // A stack overflow before V8's promise hooks changed: undone (with
+        // calls that succeeded at this depth already), so that the counts,
+        // the lists and the promise hooks still agree.
+        setHookLists(lists[0], lists[1], lists[2], lists[3], lists[4]);
+        if (counted) this.#count(-delta);
+        throw err;
+      }
+    }
+
+    // Plain assignments only (nothing here can throw).
+    #count(delta) {
+      if (this.#init !== undefined) hookFields[kInit] += delta;
+      if (this.#before !== undefined) hookFields[kBefore] += delta;
+      if (this.#after !== undefined) hookFields[kAfter] += delta;
+      if (this.#destroy !== undefined) hookFields[kDestroy] += delta;
+      if (this.#promiseResolve !== undefined) {
+        hookFields[kPromiseResolve] += delta;
+      }
       hookFields[kTotals] += delta;
       this.#enabled = delta > 0;
-      refreshPromiseHooks();
     }
 
     // The emitters live in a static block: they read the private callbacks,
     // and they are not reachable from user code (not even through
     // hook.constructor).
+    //
+    // What a hook callback throws is a hook error (fatal by default, as in
+    // Node.js), with one exception: a stack overflow of the program's own
+    // depth. A hook called straight from the program (the hook call depth is
+    // 1) that overflows while the stack is still at its limit where it is
+    // caught here was entered that deep by the program, whose code gets the
+    // RangeError (rethrown), as it would without the hook. A hook that
+    // overflowed by its own recursion has unwound to a shallow stack by then,
+    // and a hook called from inside a hook (depth 2 or more: hooks making
+    // resources or promises that run hooks) is recursing through the hooks:
+    // both are hook errors. The last rule is also what keeps a program that
+    // catches its overflows from retrying such a recursion at every level
+    // (time exponential in the depth). Nothing before the depth test calls a
+    // function, which could itself overflow at the limit. The depth and the
+    // running kind are shared with C++, which applies the same rule to an
+    // overflow in V8's promise hooks (src/message_routing.cc).
     static {
       callInitHooks = function(asyncId, type, triggerAsyncId, resource) {
         const hooks = initHooks;
-        for (let i = 0; i < hooks.length; i++) {
-          try {
-            hooks[i].#init(asyncId, type, triggerAsyncId, resource);
-          } catch (err) {
-            reportHookError('init', err);
+        const outerHook = hookFields[kRunningHook];
+        hookFields[kRunningHook] = kInit;
+        hookFields[kHookCallDepth]++;
+        try {
+          for (let i = 0; i < hooks.length; i++) {
+            try {
+              hooks[i].#init(asyncId, type, triggerAsyncId, resource);
+            } catch (err) {
+              if (hookFields[kHookCallDepth] === 1 &&
+                  isProgramStackOverflow(err)) {
+                throw err;
+              }
+              reportHookError('init', err);
+            }
           }
+        } finally {
+          hookFields[kHookCallDepth]--;
+          hookFields[kRunningHook] = outerHook;
         }
       };
 
       callBeforeHooks = function(asyncId) {
         const hooks = beforeHooks;
-        for (let i = 0; i < hooks.length; i++) {
-          try {
-            hooks[i].#before(asyncId);
-          } catch (err) {
-            reportHookError('before', err);
+        const outerHook = hookFields[kRunningHook];
+        hookFields[kRunningHook] = kBefore;
+        hookFields[kHookCallDepth]++;
+        try {
+          for (let i = 0; i < hooks.length; i++) {
+            try {
+              hooks[i].#before(asyncId);
+            } catch (err) {
+              if (hookFields[kHookCallDepth] === 1 &&
+                  isProgramStackOverflow(err)) {
+                throw err;
+              }
+              reportHookError('before', err);
+            }
           }
+        } finally {
+          hookFields[kHookCallDepth]--;
+          hookFields[kRunningHook] = outerHook;
         }
       };
 
       callAfterHooks = function(asyncId) {
         const hooks = afterHooks;
-        for (let i = 0; i < hooks.length; i++) {
-          try {
-            hooks[i].#after(asyncId);
-          } catch (err) {
-            reportHookError('after', err);
+        const outerHook = hookFields[kRunningHook];
+        hookFields[kRunningHook] = kAfter;
+        hookFields[kHookCallDepth]++;
+        try {
+          for (let i = 0; i < hooks.length; i++) {
+            try {
+              hooks[i].#after(asyncId);
+            } catch (err) {
+              if (hookFields[kHookCallDepth] === 1 &&
+                  isProgramStackOverflow(err)) {
+                throw err;
+              }
+              reportHookError('after', err);
+            }
           }
+        } finally {
+          hookFields[kHookCallDepth]--;
+          hookFields[kRunningHook] = outerHook;
         }
       };
 
       callDestroyHooks = function(asyncId) {
         const hooks = destroyHooks;
-        for (let i = 0; i < hooks.length; i++) {
-          try {
-            hooks[i].#destroy(asyncId);
-          } catch (err) {
-            reportHookError('destroy', err);
+        const outerHook = hookFields[kRunningHook];
+        hookFields[kRunningHook] = kDestroy;
+        hookFields[kHookCallDepth]++;
+        try {
+          for (let i = 0; i < hooks.length; i++) {
+            try {
+              hooks[i].#destroy(asyncId);
+            } catch (err) {
+              if (hookFields[kHookCallDepth] === 1 &&
+                  isProgramStackOverflow(err)) {
+                throw err;
+              }
+              reportHookError('destroy', err);
+            }
           }
+        } finally {
+          hookFields[kHookCallDepth]--;
+          hookFields[kRunningHook] = outerHook;
         }
       };
 
       callPromiseResolveHooks = function(asyncId) {
         const hooks = promiseResolveHooks;
-        for (let i = 0; i < hooks.length; i++) {
-          try {
-            hooks[i].#promiseResolve(asyncId);
-          } catch (err) {
-            reportHookError('promiseResolve', err);
+        const outerHook = hookFields[kRunningHook];
+        hookFields[kRunningHook] = kPromiseResolve;
+        hookFields[kHookCallDepth]++;
+        try {
+          for (let i = 0; i < hooks.length; i++) {
+            try {
+              hooks[i].#promiseResolve(asyncId);
+            } catch (err) {
+              if (hookFields[kHookCallDepth] === 1 &&
+                  isProgramStackOverflow(err)) {
+                throw err;
+              }
+              reportHookError('promiseResolve', err);
+            }
           }
+        } finally {
+          hookFields[kHookCallDepth]--;
+          hookFields[kRunningHook] = outerHook;
         }
       };
     }
   };
+}
+
+// Plain assignments only (nothing here can throw).
+function setHookLists(init, before, after, destroy, resolve) {
+  initHooks = init;
+  beforeHooks = before;
+  afterHooks = after;
+  destroyHooks = destroy;
+  promiseResolveHooks = resolve;
 }
 
 // A copy of `list` with `hook` added (delta > 0) or removed.
@@ -238,6 +342,12 @@ function createHook(callbacks) {
   return new AsyncHook(callbacks);
 }
 
+// After TerminateExecution (see internal/termination): the emitters'
+// `finally` blocks never ran.
+function resetAfterTermination() {
+  hookFields[kHookCallDepth] = 0;
+}
+
 module.exports = {
   __proto__: null,
   createHook,
@@ -248,4 +358,5 @@ module.exports = {
   emitPromiseResolve,
   emitDestroyBatch,
   setRefreshPromiseHooks,
+  resetAfterTermination,
 };

@@ -173,8 +173,17 @@ function activateRepairOnce() {
   const active = contextFields[kRepairActive];
   if (active === 0) {
     if (contextFields[kThenableRepair] !== 0) {
+      // All or nothing: active only once the promise hooks are installed. A
+      // stack overflow before (the realm's first run at the stack limit)
+      // leaves it off, the caller gets its RangeError, and the next run
+      // tries again.
       contextFields[kRepairActive] = 1;
-      refreshPromiseHooks();
+      try {
+        refreshPromiseHooks();
+      } catch (err) {
+        contextFields[kRepairActive] = 0;
+        throw err;
+      }
     }
     return;
   }

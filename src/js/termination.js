@@ -13,6 +13,9 @@ const {
   resetAfterTermination: resetExecutionStack,
 } = require('internal/execution_stack');
 const {
+  resetAfterTermination: resetHooks,
+} = require('internal/hooks');
+const {
   resetAfterTermination: resetPromiseHooks,
 } = require('internal/promise_hooks');
 const {
@@ -25,6 +28,7 @@ const {
 function resetAfterTermination() {
   resetThenableRepair();
   resetPromiseHooks();
+  resetHooks();
   resetExecutionStack();
   resetQueueMicrotask();
 }

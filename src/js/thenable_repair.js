@@ -20,6 +20,7 @@ const { kV8PropagatesThenables } = constants;
 const {
   ROOT,
   getFrame,
+  isRootFrame,
   restoreFrame,
   setFrame,
 } = require('internal/frames');
@@ -42,52 +43,81 @@ function saveFrame(frame) {
   savedFrames[savedTop++] = frame;
 }
 
-// Set by enterWith (markFrameDirty). V8 10.2 neither sets nor resets the
-// continuation data around a job whose captured frame is undefined, so a
-// frame entered with enterWith inside a job would leak into every later
-// such job of the checkpoint. Every job must start (and end) at the root
-// frame unless V8 or the repair enters the job's own frame: when the frame
-// is dirty, the next promise hook or queued microtask puts the root back.
+// Set by enterWith (markFrameDirty), with the frame it entered. V8 10.2
+// neither sets nor resets the continuation data around a job whose captured
+// frame is undefined, so a frame entered with enterWith inside a job would
+// leak into every later such job of the checkpoint. Every job must start
+// (and end) at the root frame unless V8 or the repair enters the job's own
+// frame: when the frame is dirty, the next promise hook or queued microtask
+// puts the root back.
 let frameDirty = false;
+let dirtyFrame;
 
 function markFrameDirty() {
   frameDirty = true;
+  // Only where the repair reads it (it holds the frame, and the stores,
+  // until the next job or microtask resets it).
+  if (!v8PropagatesThenables) dirtyFrame = getFrame();
 }
 
 // The job that entered its own frame is over: the frame it leaves is
 // replaced by the restore that follows.
 function clearFrameDirty() {
   frameDirty = false;
+  dirtyFrame = undefined;
 }
 
 // Puts the root back if an enterWith left a frame behind.
 function resetDirtyFrame() {
   if (frameDirty) {
-    frameDirty = false;
+    clearFrameDirty();
     try { setFrame(ROOT); } catch { restoreFrame(ROOT); }
   }
 }
 
 // At V8's `before` hook of a job whose promise recorded `frame` (undefined
-// for the root).
+// for the root): the frame the promise was created in.
+//
+// Which frame a job runs in never comes from the promise when V8 has
+// entered one: a reaction job (then, await) runs in the frame its then()
+// was called in, which V8 captured itself and has entered before this hook
+// (whenever that frame is not the root). The promise handed to this hook
+// is the reaction's capability, which user code can supply: a Promise
+// subclass, or a Symbol.species constructor, may return a promise created
+// in another request, or create it inside another store. So a non-root
+// frame found here is the job's own, and is kept. (A frame left behind by
+// an enterWith, told apart by identity, is reset for a job of the root.)
+//
+// Only a thenable job (V8 10.2 enters nothing for it) and a reaction whose
+// then() ran at the root find the root here; the thenable job must run in
+// the frame of the promise it resolves, which the repair enters. (For a
+// reaction from the root on a promise made elsewhere this is the
+// promise's frame too: V8 10.2 gives the hook no way to tell the two
+// apart. docs/semantics.md, "Promise subclasses and species".)
 function enterJobFrame(frame) {
   if (v8PropagatesThenables) {
     saveFrame(kNoSwap);
-  } else if (frame !== undefined) {
-    // V8 has entered this frame already for a reaction job (and will reset
-    // it after): nothing to do. A thenable job, which V8 10.2 runs in
-    // whatever frame is current, needs it entered here and restored after;
-    // a frame left dirty by an enterWith is not restored (it must not
-    // survive the job).
-    const current = getFrame();
-    if (current !== frame) {
-      saveFrame(frameDirty ? ROOT : current);
-      // Saved already: the frame must be entered even at the stack limit.
-      try { setFrame(frame); } catch { restoreFrame(frame); }
+    return;
+  }
+  const current = getFrame();
+  if (!isRootFrame(current)) {
+    if (frameDirty && current === dirtyFrame && frame === undefined) {
+      // The frame an enterWith left, reaching a job captured at the root.
+      resetDirtyFrame();
     } else {
-      saveFrame(kNoSwap);
+      // V8 entered the reaction's frame (and resets it after the job).
+      clearFrameDirty();
     }
-    frameDirty = false;
+    saveFrame(kNoSwap);
+  } else if (frame !== undefined) {
+    // A thenable job, which V8 10.2 runs in whatever frame is current:
+    // its frame is entered here and the previous one restored after; a
+    // frame left dirty by an enterWith is not restored (it must not
+    // survive the job).
+    saveFrame(frameDirty ? ROOT : current);
+    clearFrameDirty();
+    // Saved already: the frame must be entered even at the stack limit.
+    try { setFrame(frame); } catch { restoreFrame(frame); }
   } else {
     // A job captured at the root: V8 enters nothing, so a frame left by an
     // enterWith in an earlier job is reset.
@@ -113,7 +143,7 @@ function leaveJobFrame() {
 function resetAfterTermination() {
   for (let i = 0; i < savedTop; i++) savedFrames[i] = undefined;
   savedTop = 0;
-  frameDirty = false;
+  clearFrameDirty();
 }
 
 module.exports = {

@@ -221,6 +221,118 @@
     }
   });
 
+  // Promise[Symbol.species] redefined (issue 23.1): every then() of the
+  // programs gets its capability from the attacker, a native promise made
+  // inside a frame the attacker kept from an earlier call (a frame of
+  // another program, or another request of the same one). A reaction's
+  // frame is its then()'s, never the capability's: where it is not, the
+  // programs' probes see the kept frame's stores, a difference. On V8 10.2
+  // a reaction whose then() ran at the root cannot be told from a thenable
+  // job (docs/semantics.md, "Promise subclasses and species"): there the
+  // capability is made in the frame of the then() call plus a key of the
+  // attacker's own, through a subclass whose constructor calls super()
+  // inside run(), which exercises the same path without that case.
+  attacks.push(function promiseSpecies() {
+    const OriginalPromise = Promise;
+    const snapshotOf = ALS.snapshot;
+    const mine = new ALS();
+    // Object.groupBy: V8 >= 11.7 (here 13.6 and 14.6, which enter a
+    // reaction's frame themselves).
+    const staleFramesVisible = typeof Object.groupBy === 'function';
+    let kept;
+    let calls = 0;
+    const keepAt = 3 + ((random() * 20) | 0);
+    function Capability(executor) {
+      if (++calls === keepAt) kept = ReflectApply(snapshotOf, ALS, []);
+      if (kept === undefined || !staleFramesVisible) {
+        return new Subclass(executor);
+      }
+      let made;
+      kept(() => {
+        made = new OriginalPromise(executor);
+      });
+      return made;
+    }
+    class Subclass extends OriginalPromise {
+      constructor(executor) {
+        let self;
+        mine.run(calls, () => {
+          self = super(executor);
+        });
+        return self;
+      }
+    }
+    // Awaiting a subclass instance would take two more ticks than the
+    // model's native promise: instances look native to PromiseResolve.
+    ObjectDefineProperty(Subclass.prototype, 'constructor', {
+      __proto__: null, value: OriginalPromise, writable: true,
+      configurable: true, enumerable: false,
+    });
+    ObjectDefineProperty(OriginalPromise, Symbol.species, {
+      __proto__: null,
+      configurable: true,
+      get() {
+        return Capability;
+      },
+    });
+  });
+
+  // The stack limit (issue 23.2, 23.3, 23.9), before any program runs: the
+  // realm's first frame entries (run, Variable.run, enterWith) at every
+  // depth near the limit, so that one overflows half-way through switching
+  // the thenable repair on; then promises made at the limit with a hook
+  // that has only `before` (and one with only `after`) enabled, and
+  // runInAsyncScope recursion until the stack ends. Every overflow is
+  // caught here; the process must go on, and the programs' thenables keep
+  // their context.
+  attacks.push(function stackLimit() {
+    const Resource = global.AsyncResource;
+    const createHook = global.asyncHooks.createHook;
+    function atEveryDepth(attempt) {
+      let done = false;
+      function pad(n) {
+        if (n === 0) {
+          attempt();
+          return;
+        }
+        pad(n - 1);
+      }
+      (function deep() {
+        try {
+          deep();
+        } catch {}
+        for (let k = 12; k >= 0 && !done; k--) {
+          try {
+            pad(k);
+            done = true;
+          } catch {}
+        }
+      })();
+    }
+    const variable = new Variable();
+    atEveryDepth(() => variable.run(1, () => {}));
+    const entered = new ALS();
+    atEveryDepth(() => entered.enterWith(1));
+    entered.disable();
+    atEveryDepth(() => new ALS().run(1, () => {}));
+    for (const callbacks of [{before() {}}, {after() {}}]) {
+      const hook = createHook(callbacks).enable();
+      const base = Promise.resolve();
+      atEveryDepth(() => {
+        Promise.resolve(1);
+        base.then(() => {});
+      });
+      const resource = new Resource('FuzzDeep');
+      function recurse() {
+        resource.runInAsyncScope(recurse);
+      }
+      try {
+        recurse();
+      } catch {}
+      hook.disable();
+    }
+  });
+
   // Accessors on Object.prototype for the names of a frame node's fields
   // (key, value, next, resource): a node built without one of them, then
   // assigned it (executionAsyncResource() caches its resource on the node),
