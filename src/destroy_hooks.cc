@@ -4,6 +4,8 @@
 // in a DestroyQueue, src/destroy_queue.h): queueing ids, posting the task
 // that emits them, the bounded-batch flush, and the emission itself.
 
+#include <algorithm>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -28,8 +30,66 @@ void RuntimeImpl::QueueDestroy(ContextState* state,
   if (!full || !from_javascript || state->destroy_flush_queued)
     return;
   // A long chain of microtasks never yields to the task: emit this batch
-  // from a microtask queued now, as Node.js does (it gets there through an
-  // interrupt because it may be called from GC; a binding never is).
+  // from a microtask queued now, as Node.js does.
+  QueueDestroyFlush(state);
+}
+
+void RuntimeImpl::QueueDestroyFromGC(ContextState* state, double async_id) {
+  bool full = state->destroys.Push(async_id);
+  // Posting only queues a task (RuntimeOptions::post_task says so).
+  PostDestroyTask();
+  if (!full || state->destroy_flush_queued || destroy_interrupt_requested_)
+    return;
+  // No microtask can be queued from the GC: Node.js requests an interrupt,
+  // which queues it as soon as JavaScript runs again. The weak reference
+  // makes an interrupt that runs after the runtime is gone do nothing (and
+  // one that never runs costs this small allocation).
+  destroy_interrupt_requested_ = true;
+  isolate()->RequestInterrupt(&OnDestroyInterrupt,
+                              new std::weak_ptr<RuntimeImpl*>(alive_));
+}
+
+void RuntimeImpl::OnDestroyInterrupt(v8::Isolate* isolate, void* data) {
+  std::unique_ptr<std::weak_ptr<RuntimeImpl*>> weak(
+      static_cast<std::weak_ptr<RuntimeImpl*>*>(data));
+  std::shared_ptr<RuntimeImpl*> alive = weak->lock();
+  if (alive == nullptr)
+    return;
+  RuntimeImpl* runtime = *alive;
+  runtime->destroy_interrupt_requested_ = false;
+  v8::HandleScope handle_scope(isolate);
+  for (ContextState* state : runtime->SnapshotStates()) {
+    if (runtime->IsLive(state) && state->destroys.full() &&
+        !state->destroy_flush_queued) {
+      runtime->QueueDestroyFlush(state);
+    }
+  }
+}
+
+DestroyTracker* RuntimeImpl::TrackerFor(ContextState* state) {
+  if (state->destroy_tracker == nullptr) {
+    trackers_.push_back(std::make_unique<DestroyTracker>(state));
+    state->destroy_tracker = trackers_.back().get();
+  }
+  return state->destroy_tracker;
+}
+
+void RuntimeImpl::DetachTracker(ContextState* state) {
+  if (state->destroy_tracker != nullptr) {
+    state->destroy_tracker->Detach();
+    state->destroy_tracker = nullptr;
+  }
+  // Only handle resets happen here (a first-pass weak callback may call
+  // this), and an empty tracker resets none.
+  trackers_.erase(
+      std::remove_if(trackers_.begin(), trackers_.end(),
+                     [](const std::unique_ptr<DestroyTracker>& tracker) {
+                       return tracker->detached() && tracker->size() == 0;
+                     }),
+      trackers_.end());
+}
+
+void RuntimeImpl::QueueDestroyFlush(ContextState* state) {
   v8::Isolate* isolate = this->isolate();
   v8::HandleScope handle_scope(isolate);
   v8::Local<v8::Context> context = state->context.Get(isolate);

@@ -235,7 +235,6 @@ module.exports = {
   emitInit,
   emitBefore,
   emitAfter,
-  emitDestroyNow,
   emitPromiseResolve,
   emitDestroyBatch,
   setRefreshPromiseHooks,
