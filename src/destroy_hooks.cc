@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "asyncctx/callback_scope.h"
 #include "src/context_state.h"
 #include "src/external_references.h"
 #include "src/js_bindings.h"
@@ -160,25 +161,38 @@ void RuntimeImpl::EmitDestroyBatch(ContextState* state) {
     return;
   v8::Isolate* isolate = this->isolate();
   std::vector<double> ids;
-  state->destroys.TakeInto(&ids);
-  if (state->context.IsEmpty())
+  if (state->context.IsEmpty()) {
+    state->destroys.TakeInto(&ids);
     return;
+  }
   v8::HandleScope handle_scope(isolate);
   v8::Local<v8::Context> context = state->context.Get(isolate);
   v8::Context::Scope context_scope(context);
   v8::Local<v8::Function> emit = state->emit_destroy_batch.Get(isolate);
-  if (emit.IsEmpty())
+  if (emit.IsEmpty()) {
+    state->destroys.TakeInto(&ids);
     return;
-  // A packed array made from its elements: no index store that a setter on
-  // Array.prototype could observe.
-  std::vector<v8::Local<v8::Value>> elements;
-  elements.reserve(ids.size());
-  for (double id : ids)
-    elements.push_back(v8::Number::New(isolate, id));
-  v8::Local<v8::Value> argv[] = {
-      v8::Array::New(isolate, elements.data(), elements.size())};
-  v8::TryCatch try_catch(isolate);
-  (void)emit->Call(context, v8::Undefined(isolate), 1, argv).IsEmpty();
+  }
+  // A task of its own, as Node.js runs its destroy hooks: at the root frame,
+  // with execution and trigger ids 0, so that neither the code that queued
+  // the ids nor an enterWith() in one hook reaches the next task. The
+  // checkpoint is left to whoever runs the batch (a microtask may).
+  TaskScope task_scope(context, CallbackScope::Checkpoint::kSkip);
+  // Destroys emitted by the hooks themselves join this batch, before any
+  // microtask runs (Node.js loops until its list is empty).
+  while (!state->destroys.empty() && !isolate->IsExecutionTerminating()) {
+    state->destroys.TakeInto(&ids);
+    // A packed array made from its elements: no index store that a setter
+    // on Array.prototype could observe.
+    std::vector<v8::Local<v8::Value>> elements;
+    elements.reserve(ids.size());
+    for (double id : ids)
+      elements.push_back(v8::Number::New(isolate, id));
+    v8::Local<v8::Value> argv[] = {
+        v8::Array::New(isolate, elements.data(), elements.size())};
+    v8::TryCatch try_catch(isolate);
+    (void)emit->Call(context, v8::Undefined(isolate), 1, argv).IsEmpty();
+  }
 }
 
 }  // namespace internal

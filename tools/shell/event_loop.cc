@@ -288,14 +288,16 @@ void EventLoop::RunImmediates() {
 }
 
 void EventLoop::RunPlatformTasks() {
-  bool ran = false;
-  while (!reporter_->failed() && asyncctx::host::PumpMessageLoop(isolate_)) {
-    ran = true;
+  bool ran = true;
+  while (ran && !reporter_->failed()) {
+    v8::HandleScope handle_scope(isolate_);
+    // Each task is a macrotask of its own, as Node.js runs platform tasks
+    // (one FinalizationRegistry's cleanup, a destroy batch): at the root
+    // frame, ids 0/0, with its own checkpoint, so that an enterWith() in
+    // one tenant's cleanup reaches neither the next cleanup nor its jobs.
+    asyncctx::TaskScope scope(context_.Get(isolate_));
+    ran = asyncctx::host::PumpMessageLoop(isolate_);
   }
-  // Platform tasks run outside any CallbackScope; give the promise jobs they
-  // queued their checkpoint.
-  if (ran && !reporter_->failed())
-    runtime_->RunMicrotasks(context_.Get(isolate_));
 }
 
 void EventLoop::RunTask(Task* task) {
