@@ -8,6 +8,7 @@
 #include "src/errors.h"
 #include "src/frame.h"
 #include "src/runtime_impl.h"
+#include "src/runtime_registry.h"
 #include "src/v8_compat.h"
 #include "v8-debug.h"
 #include "v8-exception.h"
@@ -208,6 +209,64 @@ CallbackScope::~CallbackScope() {
   }
   // After the checkpoint, which leaves the root: on V8 >= 12 the previous
   // frame may be another context's (the continuation data is the isolate's).
+  RestorePreviousFrame(isolate, state, context, &saved_frame_);
+  context->Exit();
+}
+
+TaskScope::TaskScope(v8::Local<v8::Context> context,
+                     CallbackScope::Checkpoint checkpoint)
+    : isolate_(context.IsEmpty() ? nullptr : compat::IsolateOf(context)),
+      context_(context),
+      run_checkpoint_(checkpoint == CallbackScope::Checkpoint::kRun) {
+  if (isolate_ == nullptr)
+    FatalUsage("TaskScope", "the context is empty");
+  RuntimeImpl* runtime = RuntimeRegistry::FindOrDie(isolate_, "TaskScope");
+  ContextState* state = ContextState::FindOrDie(runtime, context, "TaskScope");
+  state_ = reinterpret_cast<internal::OpaqueContextState*>(state);
+  context->Enter();
+  outermost_ = runtime->callback_scope_depth++ == 0;
+  if (outermost_)
+    runtime->DropDeferredMicrotasks();
+  // An exception the task leaves uncaught belongs to no enclosing scope.
+  enclosing_ = runtime->innermost_scope;
+  runtime->innermost_scope = nullptr;
+  ExecutionStack& stack = runtime->stack();
+  depth_before_ = stack.depth();
+  if (!stack.Push(0, 0))
+    FatalUsage("TaskScope", "the async context stack is full", isolate_);
+  runtime->SetHostResource(depth_before_, nullptr);
+  EnterFrameSavingPrevious(runtime, state, context, v8::Undefined(isolate_),
+                           outermost_ ? FrameRestore::kRootUnlessOtherContext
+                                      : FrameRestore::kPrevious,
+                           &saved_frame_);
+}
+
+TaskScope::~TaskScope() {
+  v8::Isolate* isolate = isolate_;
+  v8::HandleScope handle_scope(isolate);
+  v8::Local<v8::Context> context = context_;
+  ContextState* state = reinterpret_cast<ContextState*>(state_);
+  RuntimeImpl* runtime = state->runtime;
+  ExecutionStack& stack = runtime->stack();
+  size_t depth = stack.depth();
+  if (depth == depth_before_ + 1 && stack.execution_async_id() == 0) {
+    stack.Pop(0);
+  } else if (depth > depth_before_) {
+    // An exception or TerminateExecution skipped JavaScript's own pops.
+    stack.UnwindTo(depth_before_);
+    for (size_t i = depth_before_ + 1; i < depth; i++)
+      runtime->SetResource(state, context, i, v8::Undefined(isolate));
+  } else {
+    ExecutionStack::FatalCorruption(stack.execution_async_id(), 0);
+  }
+  runtime->innermost_scope = enclosing_;
+  runtime->callback_scope_depth--;
+  if (outermost_) {
+    if (isolate->IsExecutionTerminating())
+      runtime->DropMicrotasks(context);
+    else if (run_checkpoint_)
+      runtime->RunMicrotasks(context);
+  }
   RestorePreviousFrame(isolate, state, context, &saved_frame_);
   context->Exit();
 }

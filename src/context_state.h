@@ -28,6 +28,7 @@
 namespace asyncctx {
 namespace internal {
 
+class DestroyTracker;
 class RuntimeImpl;
 
 // Indices into a context's hook fields: the enabled hooks by kind, and
@@ -150,6 +151,9 @@ struct ContextState {
   DestroyQueue destroys;
   // A microtask that emits `destroys` is queued (the queue hit its bound).
   bool destroy_flush_queued = false;
+  // The objects of this context tracked for GC-driven destroy (owned by the
+  // runtime, which keeps it after this state is freed; null until used).
+  DestroyTracker* destroy_tracker = nullptr;
   // The context's microtask queue (its own, or the isolate's default one).
   // Not owned: the host may destroy its own queue once the context is
   // collected, so it is never used after that.

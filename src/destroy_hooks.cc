@@ -4,9 +4,12 @@
 // in a DestroyQueue, src/destroy_queue.h): queueing ids, posting the task
 // that emits them, the bounded-batch flush, and the emission itself.
 
+#include <algorithm>
+#include <memory>
 #include <utility>
 #include <vector>
 
+#include "asyncctx/callback_scope.h"
 #include "src/context_state.h"
 #include "src/external_references.h"
 #include "src/js_bindings.h"
@@ -28,8 +31,66 @@ void RuntimeImpl::QueueDestroy(ContextState* state,
   if (!full || !from_javascript || state->destroy_flush_queued)
     return;
   // A long chain of microtasks never yields to the task: emit this batch
-  // from a microtask queued now, as Node.js does (it gets there through an
-  // interrupt because it may be called from GC; a binding never is).
+  // from a microtask queued now, as Node.js does.
+  QueueDestroyFlush(state);
+}
+
+void RuntimeImpl::QueueDestroyFromGC(ContextState* state, double async_id) {
+  bool full = state->destroys.Push(async_id);
+  // Posting only queues a task (RuntimeOptions::post_task says so).
+  PostDestroyTask();
+  if (!full || state->destroy_flush_queued || destroy_interrupt_requested_)
+    return;
+  // No microtask can be queued from the GC: Node.js requests an interrupt,
+  // which queues it as soon as JavaScript runs again. The weak reference
+  // makes an interrupt that runs after the runtime is gone do nothing (and
+  // one that never runs costs this small allocation).
+  destroy_interrupt_requested_ = true;
+  isolate()->RequestInterrupt(&OnDestroyInterrupt,
+                              new std::weak_ptr<RuntimeImpl*>(alive_));
+}
+
+void RuntimeImpl::OnDestroyInterrupt(v8::Isolate* isolate, void* data) {
+  std::unique_ptr<std::weak_ptr<RuntimeImpl*>> weak(
+      static_cast<std::weak_ptr<RuntimeImpl*>*>(data));
+  std::shared_ptr<RuntimeImpl*> alive = weak->lock();
+  if (alive == nullptr)
+    return;
+  RuntimeImpl* runtime = *alive;
+  runtime->destroy_interrupt_requested_ = false;
+  v8::HandleScope handle_scope(isolate);
+  for (ContextState* state : runtime->SnapshotStates()) {
+    if (runtime->IsLive(state) && state->destroys.full() &&
+        !state->destroy_flush_queued) {
+      runtime->QueueDestroyFlush(state);
+    }
+  }
+}
+
+DestroyTracker* RuntimeImpl::TrackerFor(ContextState* state) {
+  if (state->destroy_tracker == nullptr) {
+    trackers_.push_back(std::make_unique<DestroyTracker>(state));
+    state->destroy_tracker = trackers_.back().get();
+  }
+  return state->destroy_tracker;
+}
+
+void RuntimeImpl::DetachTracker(ContextState* state) {
+  if (state->destroy_tracker != nullptr) {
+    state->destroy_tracker->Detach();
+    state->destroy_tracker = nullptr;
+  }
+  // Only handle resets happen here (a first-pass weak callback may call
+  // this), and an empty tracker resets none.
+  trackers_.erase(
+      std::remove_if(trackers_.begin(), trackers_.end(),
+                     [](const std::unique_ptr<DestroyTracker>& tracker) {
+                       return tracker->detached() && tracker->size() == 0;
+                     }),
+      trackers_.end());
+}
+
+void RuntimeImpl::QueueDestroyFlush(ContextState* state) {
   v8::Isolate* isolate = this->isolate();
   v8::HandleScope handle_scope(isolate);
   v8::Local<v8::Context> context = state->context.Get(isolate);
@@ -100,25 +161,38 @@ void RuntimeImpl::EmitDestroyBatch(ContextState* state) {
     return;
   v8::Isolate* isolate = this->isolate();
   std::vector<double> ids;
-  state->destroys.TakeInto(&ids);
-  if (state->context.IsEmpty())
+  if (state->context.IsEmpty()) {
+    state->destroys.TakeInto(&ids);
     return;
+  }
   v8::HandleScope handle_scope(isolate);
   v8::Local<v8::Context> context = state->context.Get(isolate);
   v8::Context::Scope context_scope(context);
   v8::Local<v8::Function> emit = state->emit_destroy_batch.Get(isolate);
-  if (emit.IsEmpty())
+  if (emit.IsEmpty()) {
+    state->destroys.TakeInto(&ids);
     return;
-  // A packed array made from its elements: no index store that a setter on
-  // Array.prototype could observe.
-  std::vector<v8::Local<v8::Value>> elements;
-  elements.reserve(ids.size());
-  for (double id : ids)
-    elements.push_back(v8::Number::New(isolate, id));
-  v8::Local<v8::Value> argv[] = {
-      v8::Array::New(isolate, elements.data(), elements.size())};
-  v8::TryCatch try_catch(isolate);
-  (void)emit->Call(context, v8::Undefined(isolate), 1, argv).IsEmpty();
+  }
+  // A task of its own, as Node.js runs its destroy hooks: at the root frame,
+  // with execution and trigger ids 0, so that neither the code that queued
+  // the ids nor an enterWith() in one hook reaches the next task. The
+  // checkpoint is left to whoever runs the batch (a microtask may).
+  TaskScope task_scope(context, CallbackScope::Checkpoint::kSkip);
+  // Destroys emitted by the hooks themselves join this batch, before any
+  // microtask runs (Node.js loops until its list is empty).
+  while (!state->destroys.empty() && !isolate->IsExecutionTerminating()) {
+    state->destroys.TakeInto(&ids);
+    // A packed array made from its elements: no index store that a setter
+    // on Array.prototype could observe.
+    std::vector<v8::Local<v8::Value>> elements;
+    elements.reserve(ids.size());
+    for (double id : ids)
+      elements.push_back(v8::Number::New(isolate, id));
+    v8::Local<v8::Value> argv[] = {
+        v8::Array::New(isolate, elements.data(), elements.size())};
+    v8::TryCatch try_catch(isolate);
+    (void)emit->Call(context, v8::Undefined(isolate), 1, argv).IsEmpty();
+  }
 }
 
 }  // namespace internal

@@ -36,6 +36,7 @@ class DestroyQueue {
   }
 
   bool empty() const { return ids_.empty(); }
+  bool full() const { return ids_.size() >= kBatchSize; }
 
   // Moves the queued ids into `batch` (whose previous content is dropped)
   // and empties the queue, keeping both buffers' capacity for reuse.

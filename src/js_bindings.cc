@@ -172,6 +172,26 @@ void NewConstructorBinding(const v8::FunctionCallbackInfo<v8::Value>& info) {
   info.GetReturnValue().Set(constructor);
 }
 
+// trackDestroy(object, asyncId): queue asyncId's destroy when `object` is
+// collected (src/destroy_tracker.h).
+void TrackDestroy(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  ContextState* state = BindingState(info);
+  if (state == nullptr || !info[0]->IsObject() || !info[1]->IsNumber())
+    return;
+  state->runtime->TrackerFor(state)->Track(info.GetIsolate(),
+                                           info[0].As<v8::Object>(),
+                                           info[1].As<v8::Number>()->Value());
+}
+
+// markDestroyedByHand(asyncId): the tracked object emitted its destroy.
+void MarkDestroyedByHand(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  ContextState* state = BindingState(info);
+  if (state == nullptr || !info[0]->IsNumber())
+    return;
+  state->runtime->TrackerFor(state)->MarkDestroyedByHand(
+      info[0].As<v8::Number>()->Value());
+}
+
 }  // namespace
 
 // A native constructor whose construction is JavaScript: called (with or

@@ -57,6 +57,8 @@
   V(reportHookError, ReportHookErrorBinding, 2)    \
   V(reportUncaught, ReportUncaughtBinding, 1)      \
   V(queueDestroy, QueueDestroyBinding, 1)          \
+  V(trackDestroy, TrackDestroy, 2)                 \
+  V(markDestroyedByHand, MarkDestroyedByHand, 1)   \
   V(hostResourceAt, HostResourceAt, 1)             \
   V(newConstructor, NewConstructorBinding, 3)
 

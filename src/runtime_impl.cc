@@ -156,6 +156,7 @@ RuntimeImpl::~RuntimeImpl() {
     }
   }
   states_.clear();
+  trackers_.clear();
   // The contexts keep the views of the execution-stack block alive; detach
   // them, so that nothing in V8's heap refers to the block any more. The
   // layer then reads undefined there and throws the "destroyed" error. (V8
@@ -185,6 +186,7 @@ void RuntimeImpl::OnContextCollected(
   ContextState* state = info.GetParameter();
   state->context.Reset();
   RuntimeImpl* runtime = state->runtime;
+  runtime->DetachTracker(state);
   v8::MicrotaskQueue* queue = state->microtask_queue;
   runtime->states_.erase(state);
   runtime->ReleaseMicrotaskQueue(queue);
@@ -261,9 +263,9 @@ void RuntimeImpl::OrphanHostResource(AsyncResource* resource) {
 
 size_t RuntimeImpl::TrackedResourceCount() const {
   size_t count = 0;
-  for (const auto& [state, owned] : states_) {
-    count +=
-        static_cast<size_t>(state->context_fields[kContextTrackedResources]);
+  for (const std::unique_ptr<DestroyTracker>& tracker : trackers_) {
+    if (!tracker->detached())
+      count += tracker->size();
   }
   return count;
 }

@@ -35,6 +35,7 @@
 #include "asyncctx/runtime.h"
 #include "src/context_state.h"
 #include "src/destroy_queue.h"
+#include "src/destroy_tracker.h"
 #include "src/execution_stack.h"
 #include "src/rejection_tracker.h"
 #include "src/runtime_registry.h"
@@ -140,6 +141,13 @@ class RuntimeImpl final : public Runtime {
   void QueueDestroy(ContextState* state,
                     double async_id,
                     bool from_javascript = false);
+  // The same from a first-pass weak callback (DestroyTracker): posts the
+  // destroy task if none is posted, and requests an interrupt that queues
+  // the flush microtask once the batch is full. Touches no V8 heap.
+  void QueueDestroyFromGC(ContextState* state, double async_id);
+  // The tracker of `state`'s objects for GC-driven destroy, made on first
+  // use (destroy_hooks.cc).
+  DestroyTracker* TrackerFor(ContextState* state);
   // message_routing.cc: an exception thrown by the `hook` hook, and one
   // nothing caught, to the host's handlers (RuntimeOptions).
   void ReportHookError(const char* hook, v8::Local<v8::Value> error);
@@ -190,6 +198,13 @@ class RuntimeImpl final : public Runtime {
   // destroy_hooks.cc
   void PostDestroyTask();
   void EmitDestroyBatch(ContextState* state);
+  // Queues the microtask that emits `state`'s destroy batch now (it runs
+  // inside a chain of microtasks that never yields to the destroy task).
+  void QueueDestroyFlush(ContextState* state);
+  static void OnDestroyInterrupt(v8::Isolate* isolate, void* data);
+  // `state`'s context is collected: detaches its tracker, and frees the
+  // detached trackers whose objects are all gone.
+  void DetachTracker(ContextState* state);
   // checkpoint.cc
   void RecoverFromTermination();
   void DropDeferredMicrotasksSlow();
@@ -267,6 +282,11 @@ class RuntimeImpl final : public Runtime {
   std::vector<v8::MicrotaskQueue*> microtask_queues_;
   RejectionTracker rejections_;
   bool destroy_task_posted_ = false;
+  // OnDestroyInterrupt is requested and has not run yet.
+  bool destroy_interrupt_requested_ = false;
+  // Every context's DestroyTracker, detached ones included (they outlive
+  // their ContextState until their objects are collected).
+  std::vector<std::unique_ptr<DestroyTracker>> trackers_;
   // A microtask checkpoint ended in TerminateExecution (or, with
   // host_checkpoints, JavaScript was abandoned): the layer's bookkeeping is
   // reset before JavaScript runs again.

@@ -91,6 +91,42 @@ class ASYNCCTX_NODISCARD_EXPORT CallbackScope {
   v8::Global<v8::Value> saved_frame_;
 };
 
+// Runs a task that belongs to no AsyncResource (a platform task: V8's
+// FinalizationRegistry cleanup, a GC follow-up, the library's batch of
+// destroy hooks) as Node.js runs its platform tasks: as a callback scope of
+// its own, at the root frame of `context`, where executionAsyncId() and
+// triggerAsyncId() are both 0 and no hook fires. Closing the outermost scope
+// runs the microtask checkpoint (unless kSkip) and enters the root frame
+// again, so that an enterWith() inside one task reaches neither the next
+// task nor the jobs that task queues.
+//
+//   v8::HandleScope handle_scope(isolate);
+//   asyncctx::TaskScope scope(context);
+//   platform::PumpMessageLoop(platform, isolate);
+//
+// `context` must be installed; create the scope inside a HandleScope that
+// outlives it.
+class ASYNCCTX_NODISCARD_EXPORT TaskScope {
+ public:
+  explicit TaskScope(
+      v8::Local<v8::Context> context,
+      CallbackScope::Checkpoint checkpoint = CallbackScope::Checkpoint::kRun);
+  ~TaskScope();
+
+  TaskScope(const TaskScope&) = delete;
+  TaskScope& operator=(const TaskScope&) = delete;
+
+ private:
+  internal::OpaqueContextState* state_;
+  v8::Isolate* isolate_;
+  v8::Local<v8::Context> context_;
+  size_t depth_before_;
+  bool run_checkpoint_;
+  bool outermost_;
+  CallbackScope* enclosing_;
+  v8::Global<v8::Value> saved_frame_;
+};
+
 // Calls `fn` with `recv` and `argv` inside a CallbackScope for `resource`,
 // as Node.js's MakeCallback does. If the function throws, an empty
 // MaybeLocal is returned, no `after` hook runs and the execution stack is

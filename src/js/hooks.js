@@ -354,7 +354,6 @@ module.exports = {
   emitInit,
   emitBefore,
   emitAfter,
-  emitDestroyNow,
   emitPromiseResolve,
   emitDestroyBatch,
   setRefreshPromiseHooks,

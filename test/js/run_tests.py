@@ -20,6 +20,9 @@ Two kinds of files, found anywhere under test/js/:
                    // expect-stderr: REGEX      (Python regex; may repeat)
                    // expect-stdout: REGEX      (may repeat)
                    // args: --expose-gc         (shell flags before the file)
+                   // expect-max-rss-mb: 100    (peak resident memory; not
+                                                checked under a sanitizer or
+                                                ASYNCCTX_SHELL_PREFIX)
 
 --node PATH runs the given *_test.js files in real Node.js instead
 (test/js/node_host.js: harness.js and the file as two scripts, as the
@@ -58,7 +61,13 @@ SANITIZER_REPORT = re.compile(
     r"|^\S+:\d+:\d+: runtime error: ", re.MULTILINE)
 
 DIRECTIVE = re.compile(r"^//\s*([a-z-]+)\s*:\s?(.*?)\s*$")
-KNOWN_DIRECTIVES = ("expect-exit", "expect-stderr", "expect-stdout", "args")
+KNOWN_DIRECTIVES = ("expect-exit", "expect-stderr", "expect-stdout", "args",
+                    "expect-max-rss-mb")
+
+# Whether the shell under test measures its own memory truthfully: not under
+# a sanitizer (shadow memory, quarantine) or a prefix such as valgrind. Set
+# by main().
+RSS_MEANINGFUL = [True]
 
 
 class Result:
@@ -90,23 +99,54 @@ def discover(paths, filter_text):
     return files
 
 
-def run_process(cmd, timeout):
-    """Returns (returncode or None on timeout, stdout, stderr, seconds)."""
+def run_process(cmd, timeout, usage=None):
+    """Returns (returncode or None on timeout, stdout, stderr, seconds).
+
+    When `usage` is a dict, usage["max_rss_kb"] receives the process's peak
+    resident set size (wait4's ru_maxrss, in KiB on Linux)."""
     start = time.monotonic()
     proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-        rc = proc.returncode
-    except subprocess.TimeoutExpired:
+    chunks = {"out": b"", "err": b""}
+
+    def read(name, stream):
+        chunks[name] = stream.read()
+
+    readers = [threading.Thread(target=read, args=("out", proc.stdout)),
+               threading.Thread(target=read, args=("err", proc.stderr))]
+    for reader in readers:
+        reader.start()
+    timed_out = threading.Event()
+
+    def kill():
+        timed_out.set()
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        out, err = proc.communicate()
-        rc = None
-    return (rc, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"),
+
+    timer = threading.Timer(timeout, kill)
+    timer.start()
+    # wait4, not Popen.wait: it also gives this child's own peak RSS.
+    _, status, rusage = os.wait4(proc.pid, 0)
+    timer.cancel()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if not timed_out.is_set():
+        # The shell is gone; a grandchild holding the pipes must not hang us.
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    for reader in readers:
+        reader.join()
+    proc.stdout.close()
+    proc.stderr.close()
+    if usage is not None:
+        usage["max_rss_kb"] = rusage.ru_maxrss
+    rc = None if timed_out.is_set() else proc.returncode
+    return (rc, chunks["out"].decode("utf-8", "replace"),
+            chunks["err"].decode("utf-8", "replace"),
             time.monotonic() - start)
 
 
@@ -148,6 +188,14 @@ def process_output(stdout, stderr):
 # for the cases whose expected result differs by V8 generation (a global
 # lexical binding: no property of globalThis). Set by main().
 V8_PRELUDE = []
+
+
+def is_sanitized(shell):
+    """True if the shell binary was built with a sanitizer runtime."""
+    with open(shell, "rb") as f:
+        data = f.read()
+    return any(marker in data for marker in
+               (b"__asan_init", b"__tsan_init", b"__msan_init"))
 
 
 def write_v8_prelude(shell_cmd):
@@ -241,6 +289,8 @@ def parse_expectations(path):
                 expect["stdout"].append(re.compile(value, re.MULTILINE))
             elif key == "args":
                 expect["args"] += shlex.split(value)
+            elif key == "expect-max-rss-mb":
+                expect["max_rss_mb"] = float(value)
     return expect
 
 
@@ -253,9 +303,16 @@ def run_expect_file(path, shell_cmd, timeout):
         result.failed.append([None, "bad header: %s" % e])
         return result
     cmd = shell_cmd + expect["args"] + V8_PRELUDE + [rel(path)]
-    rc, out, err, result.seconds = run_process(cmd, timeout)
+    usage = {}
+    rc, out, err, result.seconds = run_process(cmd, timeout, usage)
     result.output = out + err
     problems = []
+    max_rss_mb = expect.get("max_rss_mb")
+    if max_rss_mb is not None and RSS_MEANINGFUL[0]:
+        rss_mb = usage["max_rss_kb"] / 1024.0
+        if rss_mb > max_rss_mb:
+            problems.append("peak RSS %.1f MB, expected at most %g MB" % (
+                rss_mb, max_rss_mb))
     if rc != expect["exit"]:
         problems.append("%s, expected exit code %d" % (
             describe_exit(rc, timeout), expect["exit"]))
@@ -349,6 +406,8 @@ def main():
     if args.node:
         shell_cmd = [shell, os.path.join(TEST_DIR, "node_host.js")]
     V8_PRELUDE[:] = write_v8_prelude(shell_cmd)
+    RSS_MEANINGFUL[0] = (not os.environ.get("ASYNCCTX_SHELL_PREFIX") and
+                         not is_sanitized(shell))
 
     files = discover(args.files, args.filter)
     if not files:

@@ -79,9 +79,14 @@ TEST(RuntimeTeardownTest, DisposingWithTrackedResourcesPendingIsClean) {
       "globalThis.keep = [];"
       "for (let i = 0; i < 100000; i++) { const r = new AsyncResource('X');"
       "  if (i % 2) keep.push(r); }");
-  EXPECT_EQ(RuntimeTesting::TrackedResourceCount(*env.runtime()), 100000u);
+  // The half kept alive is still tracked; the GC may already have taken
+  // some of the others (their ids wait in the destroy queue).
+  size_t tracked = RuntimeTesting::TrackedResourceCount(*env.runtime());
+  EXPECT_GE(tracked, 50000u);
+  EXPECT_LE(tracked, 100000u);
   env.CollectGarbage();
-  // The runtime and isolate go away with cleanup tasks still pending.
+  // The runtime and isolate go away with tracked objects and queued destroys
+  // still pending.
 }
 
 // Destroying a resource on another thread is one clear fatal message.

@@ -86,28 +86,46 @@ Task* EventLoop::Start(Task::Kind kind,
   Task* task = owned.get();
   task->owner_position_ = tasks_.insert(tasks_.end(), std::move(owned));
   host_compat::SetInternalPointer(object, kTaskField, task);
-  CreateResource(task);
+  if (!CreateResource(task))
+    return task;
+  // Scheduled only now, after `init`: a hook that called refresh() on the
+  // new timer leaves it armed once, from now, after any timer the hook
+  // created (as Node's setTimeout re-inserts it).
   if (kind == Task::Kind::kTimeout) {
     Schedule(task, Clock::now());
   } else {
     task->sequence_ = next_sequence_++;
     task->scheduled_ = true;
-    ++ref_count_;
+    if (task->refed_)
+      ++ref_count_;
     task->immediate_position_ = immediates_.insert(immediates_.end(), task);
   }
   return task;
 }
 
-void EventLoop::CreateResource(Task* task) {
+bool EventLoop::CreateResource(Task* task) {
   const char* type =
       task->kind_ == Task::Kind::kTimeout ? "Timeout" : "Immediate";
-  task->resource_ = std::make_unique<asyncctx::AsyncResource>(
+  task->creating_ = true;
+  // `init` runs inside this constructor and sees the object, not yet the
+  // resource: the task's methods check creating_.
+  auto resource = std::make_unique<asyncctx::AsyncResource>(
       context_.Get(isolate_), type, task->object_.Get(isolate_));
-  task->async_id_ = task->resource_->async_id();
+  task->creating_ = false;
+  task->async_id_ = resource->async_id();
+  task->resource_ = std::move(resource);
+  if (task->cleared_) {
+    Release(task);
+    return false;
+  }
+  return true;
 }
 
 // Arms a timer to fire `delay_ms_` after `from`.
 void EventLoop::Schedule(Task* task, Clock::time_point from) {
+  // The ordered set finds a task by its due time and sequence: change them
+  // only while the task is out of the set.
+  Unschedule(task);
   task->due_ =
       from + std::chrono::duration_cast<Clock::duration>(
                  std::chrono::duration<double, std::milli>(task->delay_ms_));
@@ -117,8 +135,15 @@ void EventLoop::Schedule(Task* task, Clock::time_point from) {
     ++ref_count_;
   timers_.insert(task);
   if (task->id_exposed_)
-    timers_by_id_[task->async_id_] = task;
+    File(task);
   task->object_.ClearWeak();
+}
+
+void EventLoop::File(Task* task) {
+  if (task->filed_id_ != 0)
+    timers_by_id_.erase(task->filed_id_);
+  task->filed_id_ = task->async_id_;
+  timers_by_id_[task->filed_id_] = task;
 }
 
 void EventLoop::Unschedule(Task* task) {
@@ -126,8 +151,10 @@ void EventLoop::Unschedule(Task* task) {
     return;
   if (task->kind_ == Task::Kind::kTimeout) {
     timers_.erase(task);
-    if (task->id_exposed_)
-      timers_by_id_.erase(task->async_id_);
+    if (task->filed_id_ != 0) {
+      timers_by_id_.erase(task->filed_id_);
+      task->filed_id_ = 0;
+    }
   } else {
     immediates_.erase(task->immediate_position_);
   }
@@ -152,20 +179,32 @@ void EventLoop::Clear(Task* task) {
   Unschedule(task);
   // A callback that clears its own timer still runs inside a CallbackScope
   // for the resource; RunTimers() releases it when the callback returns.
-  if (!task->running_)
+  // One cleared by its own `init` hook is released by CreateResource().
+  if (!task->running_ && !task->creating_)
     Release(task);
 }
 
 void EventLoop::Refresh(Task* task) {
-  if (task->kind_ != Task::Kind::kTimeout || task->cleared_)
+  // During `init` the creator arms the timer from now anyway.
+  if (task->kind_ != Task::Kind::kTimeout || task->cleared_ ||
+      task->creating_) {
     return;
-  Unschedule(task);
-  if (!task->resource_)
-    CreateResource(task);
+  }
+  if (!task->resource_) {
+    // A fired one-shot timer: re-armed under a new resource, whose `init`
+    // may clear it again.
+    task->object_.ClearWeak();
+    if (!CreateResource(task))
+      return;
+  }
   Schedule(task, Clock::now());
 }
 
 void EventLoop::SetRef(Task* task, bool ref) {
+  // Node ignores an Immediate's ref()/unref() during its `init`, once it ran
+  // and once cleared: its ref flag lives only while it is queued.
+  if (task->kind_ == Task::Kind::kImmediate && !task->scheduled_)
+    return;
   if (task->refed_ == ref)
     return;
   task->refed_ = ref;
@@ -177,7 +216,7 @@ double EventLoop::ExposeId(Task* task) {
   if (!task->id_exposed_) {
     task->id_exposed_ = true;
     if (task->scheduled_ && task->kind_ == Task::Kind::kTimeout)
-      timers_by_id_[task->async_id_] = task;
+      File(task);
   }
   return task->async_id_;
 }
@@ -249,14 +288,16 @@ void EventLoop::RunImmediates() {
 }
 
 void EventLoop::RunPlatformTasks() {
-  bool ran = false;
-  while (!reporter_->failed() && asyncctx::host::PumpMessageLoop(isolate_)) {
-    ran = true;
+  bool ran = true;
+  while (ran && !reporter_->failed()) {
+    v8::HandleScope handle_scope(isolate_);
+    // Each task is a macrotask of its own, as Node.js runs platform tasks
+    // (one FinalizationRegistry's cleanup, a destroy batch): at the root
+    // frame, ids 0/0, with its own checkpoint, so that an enterWith() in
+    // one tenant's cleanup reaches neither the next cleanup nor its jobs.
+    asyncctx::TaskScope scope(context_.Get(isolate_));
+    ran = asyncctx::host::PumpMessageLoop(isolate_);
   }
-  // Platform tasks run outside any CallbackScope; give the promise jobs they
-  // queued their checkpoint.
-  if (ran && !reporter_->failed())
-    runtime_->RunMicrotasks(context_.Get(isolate_));
 }
 
 void EventLoop::RunTask(Task* task) {

@@ -72,7 +72,12 @@ class Task {
   // The async id of the current (or, once idle, the last) resource. Node uses
   // it as a Timeout's primitive value.
   double async_id() const { return async_id_; }
-  bool has_ref() const { return refed_; }
+  // A Timeout keeps its ref flag after it fired, as Node's does; an
+  // Immediate is ref'd only while it is queued (false during its `init`,
+  // inside its callback and once cleared, as in Node).
+  bool has_ref() const {
+    return kind_ == Kind::kTimeout ? refed_ : refed_ && scheduled_;
+  }
 
  private:
   friend class EventLoop;
@@ -100,12 +105,20 @@ class Task {
   bool refed_ = true;
   bool scheduled_ = false;
   bool running_ = false;
+  // CreateResource() is constructing the resource: its `init` hook may call
+  // any method of the object, which must neither create a second resource
+  // nor schedule the task (the creator schedules it, or releases it if the
+  // hook cleared it).
+  bool creating_ = false;
   // clearTimeout()/clearImmediate() was called: refresh() must not re-arm.
   bool cleared_ = false;
   std::chrono::steady_clock::time_point due_;
   // JavaScript has read the numeric id, so clearTimeout(id) must find it
   // (Node registers ids lazily the same way; most timers never need it).
   bool id_exposed_ = false;
+  // The id this task is filed under in timers_by_id_ (0: not filed). A
+  // refreshed timer changes async_id_; only this one may be erased.
+  double filed_id_ = 0;
   // Creation (or re-arming) order: breaks ties between equal due times and
   // tells which immediates were queued before the current phase.
   uint64_t sequence_ = 0;
@@ -151,7 +164,8 @@ class EventLoop {
   void Refresh(Task* task);
   // ref() / unref().
   void SetRef(Task* task, bool ref);
-  // Returns the timer's numeric id ([Symbol.toPrimitive]) and makes
+  // Returns the timer's numeric id ([Symbol.toPrimitive]; 0 inside its
+  // first `init` hook, before the resource has an id) and makes
   // FindTimeout() able to find it by that id.
   double ExposeId(Task* task);
   // The scheduled timer whose id was exposed as `async_id`, or null
@@ -180,9 +194,15 @@ class EventLoop {
     }
   };
 
-  void CreateResource(Task* task);
+  // Gives the task a new resource (emitting `init`). False when the `init`
+  // hook cleared the task, which is then released.
+  bool CreateResource(Task* task);
+  // Arms (or re-arms) a timer; a timer already armed is taken out of the
+  // ordered set first, so that no key changes while it is in the set.
   void Schedule(Task* task, Clock::time_point due);
   void Unschedule(Task* task);
+  // Files a scheduled timer whose id was exposed under its current id.
+  void File(Task* task);
   // Destroys the resource of a task that is no longer scheduled and lets the
   // garbage collector take its object.
   void Release(Task* task);
