@@ -127,6 +127,17 @@ TEST(RuntimeLifetimeTest, BindingsThrowAfterTheRuntimeIsDestroyed) {
   EXPECT_EQ(env.RunString("try { asyncHooks.executionAsyncId(); 'no' } "
                           "catch (e) { e.message }"),
             "asyncctx: the Runtime of this context has been destroyed");
+  // Each reader of the execution stack and the id counter, whose shared
+  // views are detached now (they read undefined and NaN).
+  for (const char* call :
+       {"asyncHooks.triggerAsyncId()", "asyncHooks.executionAsyncResource()",
+        "new AsyncResource('Late')"}) {
+    EXPECT_EQ(env.RunString((std::string("try { ") + call +
+                             "; 'no' } catch (e) { e.message }")
+                                .c_str()),
+              "asyncctx: the Runtime of this context has been destroyed")
+        << call;
+  }
   EXPECT_EQ(env.RunString("String(als.getStore())"), "undefined");
   EXPECT_EQ(env.RunString("try { snapshot.run(() => {}); 'no' } "
                           "catch (e) { e.message }"),
