@@ -131,7 +131,7 @@ TEST(RuntimeLifetimeTest, BindingsThrowAfterTheRuntimeIsDestroyed) {
   // views are detached now (they read undefined and NaN).
   for (const char* call :
        {"asyncHooks.triggerAsyncId()", "asyncHooks.executionAsyncResource()",
-        "new AsyncResource('Late')"}) {
+        "new AsyncResource('Late')", "new AsyncResource('Late', 5)"}) {
     EXPECT_EQ(env.RunString((std::string("try { ") + call +
                              "; 'no' } catch (e) { e.message }")
                                 .c_str()),
