@@ -114,7 +114,8 @@ TEST(RuntimeLifetimeTest, BindingsThrowAfterTheRuntimeIsDestroyed) {
   v8::HandleScope handle_scope(env.isolate());
   env.Run(
       "globalThis.als = new AsyncLocalStorage();"
-      "globalThis.snapshot = new AsyncContext.Snapshot();");
+      "globalThis.snapshot = new AsyncContext.Snapshot();"
+      "globalThis.resource = new AsyncResource('Before');");
   env.DestroyRuntime();
   // run() throws before it changes the frame (on V8 >= 12.4 too, where it
   // calls no binding: the per-context fields it reads are detached).
@@ -131,7 +132,8 @@ TEST(RuntimeLifetimeTest, BindingsThrowAfterTheRuntimeIsDestroyed) {
   // views are detached now (they read undefined and NaN).
   for (const char* call :
        {"asyncHooks.triggerAsyncId()", "asyncHooks.executionAsyncResource()",
-        "new AsyncResource('Late')", "new AsyncResource('Late', 5)"}) {
+        "new AsyncResource('Late')", "new AsyncResource('Late', 5)",
+        "resource.runInAsyncScope(() => {})"}) {
     EXPECT_EQ(env.RunString((std::string("try { ") + call +
                              "; 'no' } catch (e) { e.message }")
                                 .c_str()),
