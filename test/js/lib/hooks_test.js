@@ -736,3 +736,37 @@ test('a timer set inside a tracked promise reaction is triggered by the ' +
          assert.equal(timers.get(timer), reactionId);
        });
      });
+
+test('a reaction queued in a store before any hook was enabled gets its ids ' +
+         'when it runs, and its after',
+     async () => {
+       const als = new AsyncLocalStorage();
+       const events = [];
+       let inside;
+       let reaction;
+       // Made in a frame while no hook is enabled: the promise carries its
+       // frame, no ids yet.
+       als.run('store', () => {
+         reaction = Promise.resolve().then(() => {
+           inside = [executionAsyncId(), triggerAsyncId(), als.getStore()];
+         });
+       });
+       const hook = createHook({
+         before(id) {
+           events.push(['before', id]);
+         },
+         after(id) {
+           events.push(['after', id]);
+         },
+       });
+       const outside = executionAsyncId();
+       await withHooks(hook.enable(), async () => {
+         await reaction;
+       });
+       const id = inside[0];
+       assert.notEqual(id, outside);
+       assert(Number.isSafeInteger(inside[1]), `trigger ${inside[1]}`);
+       assert.equal(inside[2], 'store');
+       const mine = events.filter((e) => e[1] === id);
+       assert.deepEqual(mine, [['before', id], ['after', id]]);
+     });
