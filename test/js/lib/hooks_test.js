@@ -770,3 +770,29 @@ test('a reaction queued in a store before any hook was enabled gets its ids ' +
        const mine = events.filter((e) => e[1] === id);
        assert.deepEqual(mine, [['before', id], ['after', id]]);
      });
+
+test('a reaction queued at the root before any hook was enabled gets its ids ' +
+         'when it runs, and its after',
+     async () => {
+       const events = [];
+       let inside;
+       // Made at the root frame: the promise carries nothing yet.
+       const reaction = Promise.resolve().then(() => {
+         inside = [executionAsyncId(), triggerAsyncId()];
+       });
+       const hook = createHook({
+         before(id) {
+           events.push(['before', id]);
+         },
+         after(id) {
+           events.push(['after', id]);
+         },
+       });
+       await withHooks(hook.enable(), async () => {
+         await reaction;
+       });
+       const id = inside[0];
+       assert(Number.isSafeInteger(inside[1]), `trigger ${inside[1]}`);
+       assert.deepEqual(events.filter((e) => e[1] === id),
+                        [['before', id], ['after', id]]);
+     });
