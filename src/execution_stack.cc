@@ -12,6 +12,8 @@
 namespace asyncctx {
 namespace internal {
 
+std::atomic<size_t> ExecutionStack::live_blocks_{0};
+
 ExecutionStack::ExecutionStack() {
   // Address space only: the kernel commits zeroed pages on first touch and
   // they stay committed (the high-water mark) until the runtime goes away.
@@ -23,6 +25,7 @@ ExecutionStack::ExecutionStack() {
                  kMemoryBytes);
     std::abort();
   }
+  live_blocks_.fetch_add(1, std::memory_order_relaxed);
   fields_ = static_cast<double*>(memory_);
   depth_ =
       reinterpret_cast<uint32_t*>(static_cast<char*>(memory_) + kDepthOffset);
@@ -42,7 +45,12 @@ ExecutionStack::~ExecutionStack() {
 }
 
 void ExecutionStack::FreeMemory(void* memory, size_t length, void*) {
-  munmap(memory, length);
+  if (munmap(memory, length) == 0)
+    live_blocks_.fetch_sub(1, std::memory_order_relaxed);
+}
+
+size_t ExecutionStack::LiveBlocks() {
+  return live_blocks_.load(std::memory_order_relaxed);
 }
 
 void ExecutionStack::FatalCorruption(double current, double popped) {

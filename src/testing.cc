@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "src/code_cache.h"
+#include "src/execution_stack.h"
 #include "src/runtime_impl.h"
 
 namespace asyncctx {
@@ -29,6 +30,10 @@ RuntimeTesting::LayerCodeCacheStats RuntimeTesting::LayerCodeCache() {
 void RuntimeTesting::SetLayerCodeCache(const std::string& bytes) {
   asyncctx::SetLayerCodeCache(
       bytes.empty() ? nullptr : std::make_shared<const std::string>(bytes));
+}
+
+size_t RuntimeTesting::LiveExecutionStackBlocks() {
+  return ExecutionStack::LiveBlocks();
 }
 
 }  // namespace asyncctx

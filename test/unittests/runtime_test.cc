@@ -114,7 +114,8 @@ TEST(RuntimeLifetimeTest, BindingsThrowAfterTheRuntimeIsDestroyed) {
   v8::HandleScope handle_scope(env.isolate());
   env.Run(
       "globalThis.als = new AsyncLocalStorage();"
-      "globalThis.snapshot = new AsyncContext.Snapshot();");
+      "globalThis.snapshot = new AsyncContext.Snapshot();"
+      "globalThis.resource = new AsyncResource('Before');");
   env.DestroyRuntime();
   // run() throws before it changes the frame (on V8 >= 12.4 too, where it
   // calls no binding: the per-context fields it reads are detached).
@@ -127,6 +128,18 @@ TEST(RuntimeLifetimeTest, BindingsThrowAfterTheRuntimeIsDestroyed) {
   EXPECT_EQ(env.RunString("try { asyncHooks.executionAsyncId(); 'no' } "
                           "catch (e) { e.message }"),
             "asyncctx: the Runtime of this context has been destroyed");
+  // Each reader of the execution stack and the id counter, whose shared
+  // views are detached now (they read undefined and NaN).
+  for (const char* call :
+       {"asyncHooks.triggerAsyncId()", "asyncHooks.executionAsyncResource()",
+        "new AsyncResource('Late')", "new AsyncResource('Late', 5)",
+        "resource.runInAsyncScope(() => {})"}) {
+    EXPECT_EQ(env.RunString((std::string("try { ") + call +
+                             "; 'no' } catch (e) { e.message }")
+                                .c_str()),
+              "asyncctx: the Runtime of this context has been destroyed")
+        << call;
+  }
   EXPECT_EQ(env.RunString("String(als.getStore())"), "undefined");
   EXPECT_EQ(env.RunString("try { snapshot.run(() => {}); 'no' } "
                           "catch (e) { e.message }"),

@@ -104,12 +104,32 @@ TEST_F(TerminationTest,
   ExpectAtRest("after the termination");
 }
 
+// Set by the script's `inLoop()`: the watchdog terminates only once the
+// loop runs, however late the script starts on a busy machine.
+std::atomic<bool> script_in_loop{false};
+
 // Runs `source` while a watchdog thread calls TerminateExecution() once,
-// after 20 ms. Returns "terminated", or what the script did instead.
+// after the script called `inLoop()`. Returns "terminated", or what the
+// script did instead.
 std::string RunWithOneTermination(TestIsolate& env, const char* source) {
   v8::Isolate* isolate = env.isolate();
+  script_in_loop = false;
+  {
+    v8::HandleScope scope(isolate);
+    v8::Local<v8::Context> context = env.context();
+    context->Global()
+        ->Set(context, v8::String::NewFromUtf8Literal(isolate, "inLoop"),
+              v8::Function::New(context,
+                                [](const v8::FunctionCallbackInfo<v8::Value>&) {
+                                  script_in_loop = true;
+                                })
+                  .ToLocalChecked())
+        .Check();
+  }
   std::thread watchdog([isolate] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    while (!script_in_loop) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     isolate->TerminateExecution();
   });
   v8::HandleScope scope(isolate);
@@ -131,6 +151,7 @@ std::string RunWithOneTermination(TestIsolate& env, const char* source) {
       outcome = "threw " + ToString(isolate, try_catch.Exception());
     }
   }
+  script_in_loop = true;  // a script that never got there: the watchdog ends
   watchdog.join();
   isolate->CancelTerminateExecution();
   env.runtime()->RunMicrotasks(context);
@@ -148,7 +169,8 @@ TEST_F(TerminationTest, TerminationIsNotSwallowedByTheThenableRepair) {
       const start = Date.now();
       for (;;) {
         Promise.resolve();
-        if (Date.now() - start > 1000) return 'still running after 1 s';
+        inLoop();
+        if (Date.now() - start > 30000) return 'still running after 30 s';
       }
     })
   )JS"),
@@ -163,7 +185,8 @@ TEST_F(TerminationTest, TerminationIsNotSwallowedByHookPromiseEvents) {
       const start = Date.now();
       for (;;) {
         Promise.resolve();
-        if (Date.now() - start > 1000) return 'still running after 1 s';
+        inLoop();
+        if (Date.now() - start > 30000) return 'still running after 30 s';
       }
     })()
   )JS"),

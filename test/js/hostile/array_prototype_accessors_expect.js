@@ -43,4 +43,10 @@ for (const name of ['push', 'pop', 'shift', 'unshift', 'slice', 'splice',
     p.push(observed, args);
   };
 }
+// With no hook enabled (the tenants below all enable one), queueMicrotask
+// keeps the callback and its frame in its own queue: its lists must not
+// reach these setters either.
+new AsyncLocalStorage().run({token: `${SECRET_MARK}-0`}, () => {
+  queueMicrotask(() => {});
+});
 runTenants(p, observed, makeAttacker(p, observed));

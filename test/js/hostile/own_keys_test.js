@@ -111,38 +111,51 @@ test('a promise made in a store has no own keys or symbols',
        }
      });
 
-test('rewriting a promise\'s own properties in its reaction ' +
-     'changes no id, resource or queued callback of another tenant',
+test('properties written on a promise in its reaction ' +
+     'change no id, resource or queued callback',
      async () => {
-       const hook = asyncHooks.createHook({before() {}, after() {}}).enable();
+       const ids = new Map();
+       const hook = asyncHooks.createHook({
+         init(id, type, trigger, resource) {
+           if (type === 'PROMISE') ids.set(resource, [id, trigger]);
+         },
+         before() {},
+         after() {},
+       }).enable();
        try {
          const attackerPromise = Promise.resolve();
+         let inside;
          const derived = attackerPromise.then(() => {
            for (const target of [attackerPromise, derived]) {
-             for (const key of Reflect.ownKeys(target)) {
-               try {
-                 target[key] = 12345;
-               } catch {}
-             }
-             for (const name of ['asyncctx.asyncId', 'asyncctx.frame',
-                                 'asyncctx.triggerAsyncId']) {
-               target[Symbol.for(name)] = 12345;
+             // Nothing of the library's is an own property to rewrite...
+             assert.deepEqual(Reflect.ownKeys(target), []);
+             // ...and names it might have used, written now, are not read.
+             for (const key of ['asyncId', 'triggerAsyncId', 'frame',
+                                'resource', 'asyncctx.asyncId',
+                                Symbol.for('asyncctx.asyncId'),
+                                Symbol.for('asyncctx.frame'),
+                                Symbol.for('asyncctx.triggerAsyncId')]) {
+               target[key] = 12345;
              }
            }
          });
-         await derived;
-         const seen = await new Promise((resolve) => setTimeout(() => {
-           const ran = [];
-           queueMicrotask(() => ran.push('microtask'));
-           Promise.resolve().then(() => ran.push('reaction'));
-           setTimeout(() => resolve({
-             resource: asyncHooks.executionAsyncResource(),
-             ran,
-           }), 0);
+         const chained = derived.then(() => {
+           inside = [asyncHooks.executionAsyncId(), asyncHooks.triggerAsyncId(),
+                     asyncHooks.executionAsyncResource()];
+         });
+         await chained;
+         // The reaction of `derived` ran as the promise then() made, on
+         // behalf of `derived`: the ids the hook was given at their init.
+         assert.deepEqual(inside, [ids.get(chained)[0], ids.get(derived)[0],
+                                   chained]);
+         assert.equal(ids.get(chained)[1], ids.get(derived)[0]);
+         const ran = await new Promise((resolve) => setTimeout(() => {
+           const order = [];
+           queueMicrotask(() => order.push('microtask'));
+           Promise.resolve().then(() => order.push('reaction'));
+           setTimeout(() => resolve(order), 0);
          }, 0));
-         assert.notEqual(seen.resource, attackerPromise);
-         assert.notEqual(seen.resource, derived);
-         assert.deepEqual(seen.ran, ['microtask', 'reaction']);
+         assert.deepEqual(ran, ['microtask', 'reaction']);
        } finally {
          hook.disable();
        }

@@ -262,6 +262,10 @@ test('exit with a non-function callback throws ERR_INVALID_ARG_TYPE', () => {
   for (const value of notFunctions) {
     assert.throws(() => als.exit(value), isInvalidArgType('callback'));
   }
+  // The message names what was received, as run's does.
+  assert.equal(assert.throws(() => als.exit(5)).message,
+               'The "callback" argument must be of type function. ' +
+                   'Received type number (5)');
 });
 
 // --- enterWith ---------------------------------------------------------------

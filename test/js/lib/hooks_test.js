@@ -14,6 +14,14 @@ const {createHook, executionAsyncId, triggerAsyncId,
        executionAsyncResource} = asyncHooks;
 const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// Waits, one host turn (a 0 ms timer) at a time, until `done()` holds. For
+// the events of a timer, which the shell emits after the pass that ran every
+// due timer: a wait of a fixed time can share that pass on a slow machine
+// (the wait ends first), an order cannot. The harness's limit bounds it.
+async function until(done) {
+  while (!done()) await tick();
+}
+
 // Runs fn with the hooks enabled, always disabling them afterwards.
 async function withHooks(hooks, fn) {
   const list = Array.isArray(hooks) ? hooks : [hooks];
@@ -269,7 +277,7 @@ test('init, before, after, destroy for a Timeout', async () => {
     }, 1);
     assert(resources.has(timer), 'init resource is the Timeout object');
     const id = events.find((e) => e[0] === 'init' && resources.has(timer))[1];
-    await tick(10);
+    await until(() => events.some((e) => e[0] === 'destroy' && e[1] === id));
     assert.equal(inside, id);
     const mine = events.filter((e) => e[1] === id);
     assert.deepEqual(mine, [
@@ -305,7 +313,8 @@ test('a cleared Timeout reports init and destroy, no before', async () => {
     assert.equal(made.length, 1);
     assert.equal(made[0][1], timer);
     clearTimeout(timer);
-    await tick(10);
+    await until(() => events.length > 0);
+    await tick();  // nothing else may follow
     assert.deepEqual(events, [['destroy', made[0][0]]]);
   });
 });
@@ -326,7 +335,8 @@ test('an interval reports before/after for every firing and destroy once ' +
              }
            }, 1);
          });
-         await tick(10);
+         await until(() => events.some((e) => e[0] === 'destroy' &&
+                                              e[1] === intervalId));
          const mine = events.filter((e) => e[1] === intervalId)
              .map((e) => e[0]);
          assert.deepEqual(mine, ['init', 'before', 'after', 'before', 'after',
@@ -725,4 +735,64 @@ test('a timer set inside a tracked promise reaction is triggered by the ' +
          assert.equal(reactionId, promises.get(reaction));
          assert.equal(timers.get(timer), reactionId);
        });
+     });
+
+test('a reaction queued in a store before any hook was enabled gets its ids ' +
+         'when it runs, and its after',
+     async () => {
+       const als = new AsyncLocalStorage();
+       const events = [];
+       let inside;
+       let reaction;
+       // Made in a frame while no hook is enabled: the promise carries its
+       // frame, no ids yet.
+       als.run('store', () => {
+         reaction = Promise.resolve().then(() => {
+           inside = [executionAsyncId(), triggerAsyncId(), als.getStore()];
+         });
+       });
+       const hook = createHook({
+         before(id) {
+           events.push(['before', id]);
+         },
+         after(id) {
+           events.push(['after', id]);
+         },
+       });
+       const outside = executionAsyncId();
+       await withHooks(hook.enable(), async () => {
+         await reaction;
+       });
+       const id = inside[0];
+       assert.notEqual(id, outside);
+       assert(Number.isSafeInteger(inside[1]), `trigger ${inside[1]}`);
+       assert.equal(inside[2], 'store');
+       const mine = events.filter((e) => e[1] === id);
+       assert.deepEqual(mine, [['before', id], ['after', id]]);
+     });
+
+test('a reaction queued at the root before any hook was enabled gets its ids ' +
+         'when it runs, and its after',
+     async () => {
+       const events = [];
+       let inside;
+       // Made at the root frame: the promise carries nothing yet.
+       const reaction = Promise.resolve().then(() => {
+         inside = [executionAsyncId(), triggerAsyncId()];
+       });
+       const hook = createHook({
+         before(id) {
+           events.push(['before', id]);
+         },
+         after(id) {
+           events.push(['after', id]);
+         },
+       });
+       await withHooks(hook.enable(), async () => {
+         await reaction;
+       });
+       const id = inside[0];
+       assert(Number.isSafeInteger(inside[1]), `trigger ${inside[1]}`);
+       assert.deepEqual(events.filter((e) => e[1] === id),
+                        [['before', id], ['after', id]]);
      });
