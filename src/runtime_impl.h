@@ -61,6 +61,10 @@ struct CallbackScopeAccess {
   // The scope's callback was terminated, though V8 has already ended the
   // termination (MakeCallback with no host TryCatch).
   static void MarkTerminated(CallbackScope* scope);
+  // The scope's callback threw to JavaScript below it: the exception is on
+  // its way there, and a checkpoint now would run JavaScript over it (V8 >=
+  // 12 then loses it). The host's next checkpoint runs the microtasks.
+  static void SkipCheckpoint(CallbackScope* scope);
 };
 
 class RuntimeImpl final : public Runtime {
