@@ -25,6 +25,8 @@ std::vector<intptr_t> MakeExternalReferences() {
   references.push_back(
       reinterpret_cast<intptr_t>(&EvaluateDiagnosticsChannelModule));
   references.push_back(reinterpret_cast<intptr_t>(&RuntimeImpl::OnMessage));
+  references.push_back(
+      reinterpret_cast<intptr_t>(&IsolateTeardownWatch::HoldingListener));
   references.push_back(0);
   return references;
 }
