@@ -10,7 +10,6 @@
 #include "src/runtime_impl.h"
 #include "src/runtime_registry.h"
 #include "src/v8_compat.h"
-#include "v8-debug.h"
 #include "v8-exception.h"
 #include "v8-primitive.h"
 
@@ -37,12 +36,6 @@ template struct TryCatchNextAccess<&v8::TryCatch::next_>;
 // True if the host has a TryCatch around `probe` (just constructed).
 bool HostHasTryCatch(v8::TryCatch* probe) {
   return probe->*TryCatchNextMember() != nullptr;
-}
-
-// True if JavaScript is on the stack below the current C++ frame.
-bool JavaScriptBelow(v8::Isolate* isolate) {
-  v8::HandleScope scope(isolate);
-  return v8::StackTrace::CurrentStackTrace(isolate, 1)->GetFrameCount() > 0;
 }
 
 // Returns true when the hook was terminated and V8 has already ended the
@@ -77,6 +70,10 @@ ContextState* internal::CallbackScopeAccess::State(const CallbackScope& scope) {
 
 void internal::CallbackScopeAccess::MarkFailedByUncaught(CallbackScope* scope) {
   scope->failed_ = true;
+}
+
+void internal::CallbackScopeAccess::SkipCheckpoint(CallbackScope* scope) {
+  scope->run_checkpoint_ = false;
 }
 
 void internal::CallbackScopeAccess::MarkTerminated(CallbackScope* scope) {
@@ -299,15 +296,19 @@ v8::MaybeLocal<v8::Value> MakeCallback(AsyncResource* resource,
     // verbose TryCatch of ours sees it, and reports an exception to the
     // listeners exactly as V8 does with no TryCatch at all.
     std::optional<v8::TryCatch> own(std::in_place, isolate);
-    if (HostHasTryCatch(&*own) || JavaScriptBelow(isolate))
+    if (HostHasTryCatch(&*own) || compat::ScriptFrameBelow(isolate))
       own.reset();
     else
       own->SetVerbose(true);
     result = fn->Call(context, recv, argc, argv);
     if (result.IsEmpty()) {
       scope.MarkAsFailed();
-      if (own.has_value() && own->HasTerminated())
-        internal::CallbackScopeAccess::MarkTerminated(&scope);
+      if (own.has_value()) {
+        if (own->HasTerminated())
+          internal::CallbackScopeAccess::MarkTerminated(&scope);
+      } else if (compat::ScriptFrameBelow(isolate)) {
+        internal::CallbackScopeAccess::SkipCheckpoint(&scope);
+      }
     }
   }
   v8::Local<v8::Value> value;

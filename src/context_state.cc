@@ -2,12 +2,34 @@
 
 #include "src/context_state.h"
 
+#include "src/isolate_teardown.h"
+
 #include "src/errors.h"
 #include "src/runtime_impl.h"
 #include "src/v8_compat.h"
 
 namespace asyncctx {
 namespace internal {
+
+void ContextState::AbandonHandles() {
+  for (v8::Global<v8::Function>* function :
+       {&emit_init, &emit_before, &emit_after, &emit_destroy_batch,
+        &refresh_promise_hooks, &frame_with, &frame_lookup, &invalid_arg_type,
+        &make_node_error, &reset_after_termination, &als_get_store,
+        &variable_get}) {
+    AbandonGlobal(function);
+  }
+  for (v8::Global<v8::Value>* value : {&frame_missing, &root_frame})
+    AbandonGlobal(value);
+  for (v8::Global<v8::Module>* module :
+       {&async_hooks_module, &diagnostics_channel_module}) {
+    AbandonGlobal(module);
+  }
+  AbandonGlobal(&context);
+  AbandonGlobal(&holder);
+  AbandonGlobal(&hook_buffer);
+  AbandonGlobal(&resources);
+}
 
 namespace {
 

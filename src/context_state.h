@@ -104,6 +104,11 @@ struct ContextState {
 
   bool HasHooks(HookField field) const { return hook_fields[field] > 0; }
 
+  // The isolate is being torn down: empties every handle without telling V8
+  // (src/isolate_teardown.h), so that the state can be freed. Lists every
+  // v8::Global member.
+  void AbandonHandles();
+
   RuntimeImpl* runtime;
   // Install order: iterations over contexts that call into JavaScript visit
   // them in this order.

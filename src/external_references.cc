@@ -27,6 +27,8 @@ std::vector<intptr_t> MakeExternalReferences() {
       reinterpret_cast<intptr_t>(&EvaluateDiagnosticsChannelModule));
   references.push_back(reinterpret_cast<intptr_t>(&RuntimeImpl::OnMessage));
   references.push_back(reinterpret_cast<intptr_t>(&MakeLazyGlobal));
+  references.push_back(
+      reinterpret_cast<intptr_t>(&IsolateTeardownWatch::HoldingListener));
   references.push_back(0);
   return references;
 }

@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "src/isolate_teardown.h"
 #include "src/v8_compat.h"
 
 namespace asyncctx {
@@ -69,6 +70,16 @@ void RejectionTracker::Clear() {
   entries_.clear();
   by_hash_.clear();
   live_ = 0;
+}
+
+void RejectionTracker::Abandon() {
+  for (const std::unique_ptr<Entry>& entry : entries_) {
+    AbandonGlobal(&entry->context);
+    AbandonGlobal(&entry->promise);
+    AbandonGlobal(&entry->reason);
+    AbandonGlobal(&entry->frame);
+  }
+  Clear();
 }
 
 }  // namespace internal

@@ -51,6 +51,9 @@ class RejectionTracker {
 
   // Forgets everything without reporting.
   void Clear();
+  // As Clear(), while the isolate is being torn down: without telling V8
+  // (src/isolate_teardown.h).
+  void Abandon();
 
   // Number of promises currently recorded as unhandled.
   size_t size() const { return live_; }

@@ -37,6 +37,8 @@ void DefaultHookErrorHandler(v8::Isolate* isolate, const HookError& error) {
   isolate->TerminateExecution();
 }
 
+std::atomic<int> g_live_runtimes{0};
+
 uint64_t NextGeneration() {
   static std::atomic<uint64_t> counter{0};
   return ++counter;
@@ -76,8 +78,12 @@ RuntimeImpl::RuntimeImpl(v8::Isolate* isolate, RuntimeOptions options)
   }
   if (!options_.on_fatal_error)
     options_.on_fatal_error = DefaultFatalErrorHandler;
+  g_live_runtimes.fetch_add(1, std::memory_order_relaxed);
   isolate->SetData(options_.isolate_data_slot, this);
   RuntimeRegistry::Add(isolate, this);
+  CheckExternalReference(
+      reinterpret_cast<intptr_t>(&IsolateTeardownWatch::HoldingListener));
+  teardown_watch_.Start(isolate, OnIsolateTornDown, this);
 
   // V8 owns the execution stack memory from here on: the backing store's
   // deleter unmaps it once neither this runtime nor any JavaScript view
@@ -110,7 +116,33 @@ void RuntimeImpl::RegisterMicrotaskQueue(v8::MicrotaskQueue* queue) {
   microtask_queues_.push_back(queue);
 }
 
+int RuntimeImpl::LiveCount() {
+  return g_live_runtimes.load(std::memory_order_relaxed);
+}
+
+void RuntimeImpl::OnIsolateTornDown(void* data) {
+  RuntimeImpl* runtime = static_cast<RuntimeImpl*>(data);
+  // Inside Isolate::Dispose: the heap's handles are being freed, so every
+  // handle is emptied without V8 and only C++ memory is freed. Nothing of
+  // the runtime can run any more (the host disposes an isolate it no longer
+  // uses), and the registry forgets it before a new isolate can take the
+  // address.
+  runtime->abandoned_ = true;
+  runtime->teardown_watch_.Abandon();
+  AbandonGlobal(&runtime->stack_views_);
+  for (v8::Global<v8::Context>& context : runtime->deferred_drops_)
+    AbandonGlobal(&context);
+  for (auto& [state, owned] : runtime->states_)
+    owned->AbandonHandles();
+  runtime->rejections_.Abandon();
+  RuntimeRegistry::Remove(runtime->isolate(), runtime);
+  delete runtime;
+}
+
 RuntimeImpl::~RuntimeImpl() {
+  g_live_runtimes.fetch_sub(1, std::memory_order_relaxed);
+  if (abandoned_)
+    return;
   if (orphaned_) {
     FatalUsage("Runtime::~Runtime",
                "the Runtime's isolate was disposed before the Runtime was "
@@ -173,6 +205,7 @@ RuntimeImpl::~RuntimeImpl() {
     }
     stack_views_.Reset();
   }
+  teardown_watch_.Cancel();
   RuntimeRegistry::Remove(isolate, this);
   isolate->SetData(options_.isolate_data_slot, nullptr);
 }

@@ -19,6 +19,8 @@
 //   src/message_routing.cc   uncaught exceptions, hook errors, rejections
 //   src/rejection_tracker.cc unhandled-rejection tracking (RejectionTracker)
 //   src/runtime_registry.cc  the runtime of an isolate (RuntimeRegistry)
+//   src/isolate_teardown.cc  frees the runtime if the host disposes the
+//                            isolate first (IsolateTeardownWatch)
 //   src/js_bindings.cc       the native functions the JavaScript layer calls
 
 #ifndef ASYNCCTX_SRC_RUNTIME_IMPL_H_
@@ -37,6 +39,7 @@
 #include "src/destroy_queue.h"
 #include "src/destroy_tracker.h"
 #include "src/execution_stack.h"
+#include "src/isolate_teardown.h"
 #include "src/rejection_tracker.h"
 #include "src/runtime_registry.h"
 #include "v8-array-buffer.h"
@@ -62,6 +65,10 @@ struct CallbackScopeAccess {
   // The scope's callback was terminated, though V8 has already ended the
   // termination (MakeCallback with no host TryCatch).
   static void MarkTerminated(CallbackScope* scope);
+  // The scope's callback threw to JavaScript below it: the exception is on
+  // its way there, and a checkpoint now would run JavaScript over it (V8 >=
+  // 12 then loses it). The host's next checkpoint runs the microtasks.
+  static void SkipCheckpoint(CallbackScope* scope);
 };
 
 class RuntimeImpl final : public Runtime {
@@ -92,6 +99,9 @@ class RuntimeImpl final : public Runtime {
 
   // RuntimeTesting::TrackedResourceCount (asyncctx/testing.h).
   size_t TrackedResourceCount() const;
+  // RuntimeTesting::LiveRuntimeCount: runtimes constructed and not yet
+  // freed, in the process.
+  static int LiveCount();
 
   // Distinguishes this runtime from every other one created in the process,
   // including one later allocated at the same address.
@@ -236,6 +246,9 @@ class RuntimeImpl final : public Runtime {
 
   // Frees the state of a collected context.
   static void OnContextCollected(const v8::WeakCallbackInfo<ContextState>&);
+  // The isolate's heap is being torn down (IsolateTeardownWatch) with the
+  // runtime alive: frees `data`, the runtime, without calling V8.
+  static void OnIsolateTornDown(void* data);
   // message_routing.cc
   static bool IsStackOverflowInPromiseHook(v8::Isolate* isolate,
                                            v8::Local<v8::Message> message);
@@ -302,6 +315,12 @@ class RuntimeImpl final : public Runtime {
   std::shared_ptr<RuntimeImpl*> alive_;
   // OrphanFromDeadIsolate() was called.
   bool orphaned_ = false;
+  // Frees the runtime if the host disposes the isolate without destroying
+  // it first.
+  IsolateTeardownWatch teardown_watch_;
+  // OnIsolateTornDown() emptied every handle: the destructor only frees
+  // memory.
+  bool abandoned_ = false;
 };
 
 }  // namespace internal

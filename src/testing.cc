@@ -17,6 +17,10 @@ size_t RuntimeTesting::TrackedResourceCount(const Runtime& runtime) {
   return static_cast<const RuntimeImpl&>(runtime).TrackedResourceCount();
 }
 
+int RuntimeTesting::LiveRuntimeCount() {
+  return RuntimeImpl::LiveCount();
+}
+
 RuntimeTesting::LayerCodeCacheStats RuntimeTesting::LayerCodeCache() {
   asyncctx::LayerCodeCacheStats internal = GetLayerCodeCacheStats();
   LayerCodeCacheStats stats;

@@ -27,6 +27,7 @@
 #include "v8-callbacks.h"
 
 #include "v8-context.h"
+#include "v8-debug.h"
 #include "v8-function-callback.h"
 #include "v8-isolate.h"
 #include "v8-local-handle.h"
@@ -35,6 +36,7 @@
 #include "v8-primitive.h"
 #include "v8-script.h"
 #include "v8-snapshot.h"
+#include "v8-unwinder.h"
 #include "v8-value.h"
 #include "v8-version.h"
 
@@ -250,6 +252,34 @@ inline v8::ScriptOrigin MakeScriptOrigin(v8::Isolate* isolate,
   return v8::ScriptOrigin(resource_name);
 #else
   return v8::ScriptOrigin(isolate, resource_name);
+#endif
+}
+
+// True if a frame of a script (one the debugger would show, as
+// StackTrace::CurrentStackTrace counts them) is on the stack below the
+// current C++ frame. Allocates nothing in V8's heap: MakeCallback asks on
+// every call a host makes without a TryCatch of its own.
+inline bool ScriptFrameBelow(v8::Isolate* isolate) {
+  v8::HandleScope scope(isolate);
+#if V8_MAJOR_VERSION >= 12
+  // The same walk as CurrentStackTrace, stopping at the first script frame,
+  // and returning that script's options instead of building frame objects.
+  return !isolate->GetCurrentHostDefinedOptions().IsEmpty();
+#else
+  // V8 10.2 has no walk that stops at a script frame without allocating.
+  // The profiler's stack sample answers without walking when no JavaScript
+  // was entered (then no script frame can exist), as on a host's event loop,
+  // and otherwise walks from this frame as it does from a signal handler;
+  // only when it finds a frame does the exact, allocating walk run.
+  v8::RegisterState registers;
+  void* frames[1];
+  registers.sp = frames;
+  registers.fp = __builtin_frame_address(0);
+  v8::SampleInfo info{};
+  isolate->GetStackSample(registers, frames, 1, &info);
+  if (info.frames_count == 0 && info.vm_state != v8::StateTag::OTHER)
+    return false;
+  return v8::StackTrace::CurrentStackTrace(isolate, 1)->GetFrameCount() > 0;
 #endif
 }
 

@@ -32,6 +32,11 @@ class ASYNCCTX_EXPORT RuntimeTesting {
   // tracking, over all of `runtime`'s live contexts.
   static size_t TrackedResourceCount(const Runtime& runtime);
 
+  // Number of Runtimes in the process that were created and are not freed
+  // yet: destroyed by their host, or freed by asyncctx when the host
+  // disposed their isolate without destroying them (docs/embedding.md).
+  static int LiveRuntimeCount();
+
   // The process-wide code cache of the JavaScript layer (made by the first
   // Install() of the process, used by the later ones in any isolate; see
   // docs/embedding.md). The counters only grow.

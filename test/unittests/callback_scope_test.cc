@@ -6,7 +6,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
+#include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -19,6 +22,7 @@
 #include "v8-function.h"
 #include "v8-primitive.h"
 #include "v8-script.h"
+#include "v8-statistics.h"
 
 namespace asyncctx {
 namespace test {
@@ -359,6 +363,195 @@ TEST(MakeCallbackTest, ExceptionsReachTheHostTryCatch) {
   EXPECT_EQ(uncaught.size(), 2u);
   EXPECT_EQ(env.RunString("events.splice(0).join()"), "before");
   EXPECT_EQ(env.runtime()->ExecutionStackDepth(), 0u);
+}
+
+// Counts the isolate's garbage collections while it lives.
+class GcCounter {
+ public:
+  explicit GcCounter(v8::Isolate* isolate) : isolate_(isolate) {
+    isolate_->AddGCPrologueCallback(OnGc, this);
+  }
+  ~GcCounter() { isolate_->RemoveGCPrologueCallback(OnGc, this); }
+  int count() const { return count_; }
+
+ private:
+  static void OnGc(v8::Isolate*, v8::GCType, v8::GCCallbackFlags, void* data) {
+    static_cast<GcCounter*>(data)->count_++;
+  }
+  v8::Isolate* isolate_;
+  int count_ = 0;
+};
+
+void EmptyNativeCallback(const v8::FunctionCallbackInfo<v8::Value>&) {}
+
+// What `calls` MakeCallbacks of an empty native function add to V8's heap,
+// in bytes (or SIZE_MAX if a garbage collection ran meanwhile, which only
+// allocation triggers here), with or without a host TryCatch around each.
+size_t HeapBytesOfMakeCallbacks(v8::Local<v8::Context> context,
+                                AsyncResource* resource,
+                                int calls,
+                                bool host_try_catch) {
+  v8::Isolate* isolate = host_compat::IsolateOf(context);
+  v8::Local<v8::Function> fn =
+      v8::Function::New(context, EmptyNativeCallback).ToLocalChecked();
+  auto run = [&](int n) {
+    for (int i = 0; i < n; i++) {
+      v8::HandleScope handle_scope(isolate);
+      std::optional<v8::TryCatch> try_catch;
+      if (host_try_catch)
+        try_catch.emplace(isolate);
+      (void)MakeCallback(resource, v8::Undefined(isolate), fn, 0, nullptr)
+          .IsEmpty();
+    }
+  };
+  run(100);  // Whatever the first calls make once.
+  GcCounter gcs(isolate);
+  v8::HeapStatistics before;
+  isolate->GetHeapStatistics(&before);
+  run(calls);
+  v8::HeapStatistics after;
+  isolate->GetHeapStatistics(&after);
+  if (gcs.count() > 0)
+    return SIZE_MAX;
+  return after.used_heap_size() > before.used_heap_size()
+             ? after.used_heap_size() - before.used_heap_size()
+             : 0;
+}
+
+// A host with no TryCatch of its own (the common case: a callback from the
+// event loop) pays no V8 heap allocation per MakeCallback, as a host with
+// one: the check for JavaScript below builds no stack trace object (on
+// V8 >= 12 StackTrace::CurrentStackTrace makes one even for an empty stack,
+// and 100,000 of them start a garbage collection).
+TEST_F(CallbackScopeTest, MakeCallbackWithoutAHostTryCatchAllocatesNothing) {
+  AsyncResource resource(context(), "Alloc");
+  constexpr int kCalls = 100000;
+  size_t with_try_catch =
+      HeapBytesOfMakeCallbacks(context(), &resource, kCalls, true);
+  size_t without_try_catch =
+      HeapBytesOfMakeCallbacks(context(), &resource, kCalls, false);
+  std::printf(
+      "[ heap     ] %d MakeCallbacks: %zu bytes with a host TryCatch, %zu "
+      "without\n",
+      kCalls, with_try_catch, without_try_catch);
+  ASSERT_NE(with_try_catch, SIZE_MAX);
+  // Less than a byte per call: no object is made per call.
+  EXPECT_LT(without_try_catch, static_cast<size_t>(kCalls));
+  EXPECT_LT(with_try_catch, static_cast<size_t>(kCalls));
+}
+
+// What the message listeners of a host (besides the runtime's own) saw.
+struct HostMessages {
+  std::vector<std::string> texts;  // "message@line"
+
+  static void OnMessage(v8::Local<v8::Message> message,
+                        v8::Local<v8::Value> data) {
+    v8::Isolate* isolate = v8::Isolate::GetCurrent();
+    auto* self = static_cast<HostMessages*>(data.As<v8::External>()->Value());
+    v8::Local<v8::Context> context = isolate->GetCurrentContext();
+    self->texts.push_back(
+        std::string(*v8::String::Utf8Value(isolate, message->Get())) + "@" +
+        std::to_string(message->GetLineNumber(context).FromMaybe(-1)));
+  }
+};
+
+// MakeCallback with no host TryCatch and no JavaScript below: an exception
+// reaches every message listener once, with its own location, as V8
+// reports an exception nothing catches.
+TEST_F(CallbackScopeTest, MakeCallbackWithoutATryCatchReportsOnce) {
+  HostMessages host;
+  isolate()->AddMessageListener(HostMessages::OnMessage,
+                                v8::External::New(isolate(), &host));
+  v8::Local<v8::Function> fn = CompileFunction(context(),
+                                               "(function() {\n"
+                                               "  throw new Error('boom');\n"
+                                               "})");
+  AsyncResource resource(context(), "Report");
+  for (int i = 0; i < 3; i++) {
+    EXPECT_TRUE(
+        MakeCallback(&resource, v8::Undefined(isolate()), fn, 0, nullptr)
+            .IsEmpty());
+  }
+  isolate()->RemoveMessageListeners(HostMessages::OnMessage);
+  ASSERT_EQ(host.texts.size(), 3u);
+  for (const std::string& text : host.texts)
+    EXPECT_EQ(text, "Uncaught Error: boom@2");
+  EXPECT_EQ(runtime()->ExecutionStackDepth(), 0u);
+}
+
+// The host's native function `callBack(fn)` runs fn through MakeCallback
+// with no TryCatch of its own, from JavaScript.
+void CallBackFromJavaScript(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  AsyncResource* resource = FunctionData<AsyncResource>();
+  v8::Local<v8::Value> result;
+  if (MakeCallback(resource, v8::Undefined(isolate), info[0].As<v8::Function>(),
+                   0, nullptr)
+          .ToLocal(&result)) {
+    info.GetReturnValue().Set(result);
+  }
+}
+
+// Runs `source` as a script with no v8::TryCatch anywhere on the stack.
+v8::MaybeLocal<v8::Value> RunWithoutATryCatch(v8::Local<v8::Context> context,
+                                              const char* source) {
+  v8::Isolate* isolate = host_compat::IsolateOf(context);
+  v8::Local<v8::Script> script =
+      v8::Script::Compile(
+          context, v8::String::NewFromUtf8(isolate, source).ToLocalChecked())
+          .ToLocalChecked();
+  return script->Run(context);
+}
+
+// With JavaScript below (a native function the host gave to JavaScript),
+// the exception propagates to the JavaScript caller, with or without a host
+// TryCatch further out: a caller that catches it is the only one to see it;
+// one that does not leaves it to V8, which reports it once.
+TEST_F(CallbackScopeTest, MakeCallbackFromJavaScriptThrowsToTheCaller) {
+  HostMessages host;
+  isolate()->AddMessageListener(HostMessages::OnMessage,
+                                v8::External::New(isolate(), &host));
+  AsyncResource resource(context(), "FromJs");
+  SetFunction(context(), "callBack", CallBackFromJavaScript, &resource);
+  const char* catching =
+      "globalThis.caught = 'none';"
+      "try {"
+      "  callBack(() => { throw new Error('to the caller'); });"
+      "} catch (e) { caught = e.message; }"
+      "caught";
+  // A host TryCatch around the script.
+  EXPECT_EQ(RunString(catching), "to the caller");
+  // None at all.
+  v8::Local<v8::Value> caught;
+  ASSERT_TRUE(RunWithoutATryCatch(context(), catching).ToLocal(&caught));
+  EXPECT_EQ(std::string(*v8::String::Utf8Value(isolate(), caught)),
+            "to the caller");
+  EXPECT_TRUE(host.texts.empty());
+  EXPECT_EQ(runtime()->ExecutionStackDepth(), 0u);
+
+  EXPECT_TRUE(RunWithoutATryCatch(
+                  context(),
+                  "callBack(() => {\n  throw new Error('nobody catches');\n});"
+                  "globalThis.after = true;")
+                  .IsEmpty());
+  isolate()->RemoveMessageListeners(HostMessages::OnMessage);
+  ASSERT_EQ(host.texts.size(), 1u);
+  EXPECT_EQ(host.texts[0], "Uncaught Error: nobody catches@2");
+  EXPECT_EQ(RunString("typeof globalThis.after"), "undefined");
+  EXPECT_EQ(runtime()->ExecutionStackDepth(), 0u);
+  // The callback's microtasks wait for the host's checkpoint.
+  Run("globalThis.ran = [];");
+  EXPECT_FALSE(RunWithoutATryCatch(
+                   context(),
+                   "try {"
+                   "  callBack(() => {"
+                   "    Promise.resolve().then(() => ran.push('reaction'));"
+                   "    throw new Error('x');"
+                   "  });"
+                   "} catch (e) { ran.push('caught'); }")
+                   .IsEmpty());
+  runtime()->RunMicrotasks(context());
+  EXPECT_EQ(RunString("ran.join()"), "caught,reaction");
 }
 
 // A resource created in context A and run while context B

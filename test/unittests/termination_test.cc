@@ -514,6 +514,49 @@ TEST_F(TerminationTest, TerminatedCallbackDropsItsQueuedWorkWithoutATryCatch) {
   EXPECT_EQ(RunString("ran.splice(0).join()"), "later");
 }
 
+// The host's native function `callBack(fn)`: runs fn through MakeCallback
+// with no TryCatch of its own, from JavaScript.
+void CallBackFromJavaScript(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Local<v8::Value> result;
+  if (MakeCallback(FunctionData<AsyncResource>(),
+                   v8::Undefined(info.GetIsolate()), info[0].As<v8::Function>(),
+                   0, nullptr)
+          .ToLocal(&result)) {
+    info.GetReturnValue().Set(result);
+  }
+}
+
+// The same from JavaScript (no host TryCatch, JavaScript below): the
+// termination unwinds through the caller, and the callback's queued work is
+// dropped all the same.
+TEST_F(TerminationTest, TerminatedCallbackFromJavaScriptDropsItsQueuedWork) {
+  Run("globalThis.als = new AsyncLocalStorage(); globalThis.ran = [];");
+  AsyncResource resource(context(), "Tenant");
+  SetFunction(context(), "callBack", CallBackFromJavaScript, &resource);
+  v8::Local<v8::Script> script =
+      v8::Script::Compile(context(),
+                          v8::String::NewFromUtf8Literal(isolate(), R"JS(
+    callBack(() => {
+      als.run('tenant', () => {
+        Promise.resolve().then(() => ran.push('reaction:' + als.getStore()));
+        queueMicrotask(() => ran.push('microtask:' + als.getStore()));
+        terminateNow();
+        for (;;) {}
+      });
+    });
+    ran.push('after callBack');
+  )JS"))
+          .ToLocalChecked();
+  EXPECT_TRUE(script->Run(context()).IsEmpty());
+  isolate()->CancelTerminateExecution();
+  runtime()->RunMicrotasks(context());
+  EXPECT_EQ(RunString("ran.join()"), "");
+  EXPECT_EQ(runtime()->ExecutionStackDepth(), 0u);
+  Run("Promise.resolve().then(() => ran.push('later'))");
+  runtime()->RunMicrotasks(context());
+  EXPECT_EQ(RunString("ran.splice(0).join()"), "later");
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace asyncctx
