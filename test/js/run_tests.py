@@ -308,7 +308,8 @@ def run_expect_file(path, shell_cmd, timeout):
     result.output = out + err
     problems = []
     max_rss_mb = expect.get("max_rss_mb")
-    if max_rss_mb is not None and RSS_MEANINGFUL[0]:
+    if (max_rss_mb is not None and RSS_MEANINGFUL[0] and
+            "max_rss_kb" in usage):
         rss_mb = usage["max_rss_kb"] / 1024.0
         if rss_mb > max_rss_mb:
             problems.append("peak RSS %.1f MB, expected at most %g MB" % (

