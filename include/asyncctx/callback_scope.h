@@ -108,9 +108,14 @@ class ASYNCCTX_NODISCARD_EXPORT CallbackScope {
 // outlives it.
 class ASYNCCTX_NODISCARD_EXPORT TaskScope {
  public:
+  // Opens the task's scope at the root frame of `context`, with async ids
+  // 0/0. `checkpoint` says whether closing the outermost scope runs the
+  // microtask checkpoint, as for CallbackScope.
   explicit TaskScope(
       v8::Local<v8::Context> context,
       CallbackScope::Checkpoint checkpoint = CallbackScope::Checkpoint::kRun);
+  // Closes the scope: the checkpoint (outermost scope, unless kSkip), then
+  // the frame and the async ids that were current before it opened.
   ~TaskScope();
 
   TaskScope(const TaskScope&) = delete;
