@@ -15,8 +15,8 @@ void ContextState::AbandonHandles() {
   for (v8::Global<v8::Function>* function :
        {&emit_init, &emit_before, &emit_after, &emit_destroy_batch,
         &refresh_promise_hooks, &frame_with, &frame_lookup, &invalid_arg_type,
-        &make_node_error, &reset_after_termination, &als_get_store,
-        &variable_get}) {
+        &make_node_error, &reset_after_termination,
+        &install_finalization_registry, &als_get_store, &variable_get}) {
     AbandonGlobal(function);
   }
   for (v8::Global<v8::Value>* value : {&frame_missing, &root_frame})

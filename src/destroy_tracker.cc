@@ -3,6 +3,7 @@
 #include "src/destroy_tracker.h"
 
 #include "src/context_state.h"
+#include "src/isolate_teardown.h"
 #include "src/runtime_impl.h"
 
 namespace asyncctx {
@@ -26,6 +27,11 @@ DestroyTracker::~DestroyTracker() {
     entry->handle.Reset();
     delete entry;
   }
+}
+
+void DestroyTracker::Abandon() {
+  for (Entry* entry = head_; entry != nullptr; entry = entry->next)
+    AbandonGlobal(&entry->handle);
 }
 
 void DestroyTracker::Track(v8::Isolate* isolate,

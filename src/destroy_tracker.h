@@ -40,6 +40,9 @@ class DestroyTracker {
   explicit DestroyTracker(ContextState* state);
   // Resets the handles of the objects still tracked (never called from GC).
   ~DestroyTracker();
+  // The isolate is being torn down (src/isolate_teardown.h): empties every
+  // handle without V8, so that the destructor touches no dead heap.
+  void Abandon();
 
   DestroyTracker(const DestroyTracker&) = delete;
   DestroyTracker& operator=(const DestroyTracker&) = delete;

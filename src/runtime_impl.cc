@@ -130,10 +130,14 @@ void RuntimeImpl::OnIsolateTornDown(void* data) {
   runtime->abandoned_ = true;
   runtime->teardown_watch_.Abandon();
   AbandonGlobal(&runtime->stack_views_);
+  AbandonGlobal(&runtime->layer_tables_);
+  AbandonGlobal(&runtime->layer_source_);
   for (v8::Global<v8::Context>& context : runtime->deferred_drops_)
     AbandonGlobal(&context);
   for (auto& [state, owned] : runtime->states_)
     owned->AbandonHandles();
+  for (const std::unique_ptr<DestroyTracker>& tracker : runtime->trackers_)
+    tracker->Abandon();
   runtime->rejections_.Abandon();
   RuntimeRegistry::Remove(runtime->isolate(), runtime);
   delete runtime;
