@@ -208,16 +208,17 @@ TEST_F(ContextFrameTest, WideFramesOfTwoContextsKeepEachContextsStores) {
     expected_a += (i ? "," : "") + std::string("a") + std::to_string(i);
     expected_b += (i ? "," : "") + std::string("b") + std::to_string(i);
   }
-  EXPECT_EQ(RunIn(a_,
-                  "new AsyncLocalStorage().run(0, () => {"
-                  "  for (let i = 0; i < 40; i++) aStores[i].enterWith('a' + i);"
-                  "  return enterAll(() => {"
-                  "    for (let i = 0; i < 40; i += 2) aStores[i].enterWith('a' + i);"
-                  "    return [aStores.map((s) => s.getStore()).join(),"
-                  "            readB(), readOther(aStores)].join('|');"
-                  "  });"
-                  "})"),
-            expected_a + "|" + expected_b + "|" + expected_a);
+  EXPECT_EQ(
+      RunIn(a_,
+            "new AsyncLocalStorage().run(0, () => {"
+            "  for (let i = 0; i < 40; i++) aStores[i].enterWith('a' + i);"
+            "  return enterAll(() => {"
+            "    for (let i = 0; i < 40; i += 2) aStores[i].enterWith('a' + i);"
+            "    return [aStores.map((s) => s.getStore()).join(),"
+            "            readB(), readOther(aStores)].join('|');"
+            "  });"
+            "})"),
+      expected_a + "|" + expected_b + "|" + expected_a);
 }
 
 }  // namespace

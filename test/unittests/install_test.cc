@@ -115,9 +115,8 @@ TEST_F(InstallTest, GlobalsAreDataPropertiesMadeAtTheirFirstRead) {
     EXPECT_EQ(RunStringIn(other, std::string("describe('") + name + "')"),
               kData + type + ":truefalsetrue")
         << name;
-    EXPECT_EQ(RunStringIn(other,
-                          "Object.keys(globalThis).includes('" +
-                              std::string(name) + "')"),
+    EXPECT_EQ(RunStringIn(other, "Object.keys(globalThis).includes('" +
+                                     std::string(name) + "')"),
               "false");
     // Whichever is read first, the namespaces hold the same classes.
     EXPECT_EQ(RunStringIn(other,
