@@ -119,13 +119,7 @@ TEST(RuntimeRegistryTest, DisposingTheIsolateFreesItsRuntime) {
 
 // A runtime destroyed by its host before the isolate is disposed is freed
 // once, by the host (the watch is cancelled).
-//
-// DISABLED: on V8 14.6 the full GC after DestroyRuntime() crashes in
-// MarkCompactCollector::ProcessEphemerons in about half the runs (also with
-// the teardown watch switched off), so the bug is in destroying a runtime
-// whose context lives on, not in the watch. Found at the end of a session;
-// run it with --gtest_also_run_disabled_tests while fixing it.
-TEST(RuntimeRegistryTest, DISABLED_ARuntimeDestroyedFirstIsFreedOnce) {
+TEST(RuntimeRegistryTest, ARuntimeDestroyedFirstIsFreedOnce) {
   const int live_before = RuntimeTesting::LiveRuntimeCount();
   {
     TestIsolate env;

@@ -43,6 +43,7 @@ v8::Local<v8::Value> TestIsolate::Run(const std::string& source) {
 
 v8::Local<v8::Value> TestIsolate::RunIn(v8::Local<v8::Context> context,
                                         const std::string& source) {
+  v8::Isolate::Scope isolate_scope(isolate_);
   v8::EscapableHandleScope scope(isolate_);
   v8::Context::Scope context_scope(context);
   v8::TryCatch try_catch(isolate_);
@@ -92,6 +93,7 @@ double TestIsolate::RunNumber(const std::string& source) {
 }
 
 void TestIsolate::PumpTasks() {
+  v8::Isolate::Scope isolate_scope(isolate_);
   v8::HandleScope scope(isolate_);
   while (host::PumpMessageLoop(isolate_)) {
   }
@@ -99,6 +101,10 @@ void TestIsolate::PumpTasks() {
 }
 
 void TestIsolate::CollectGarbage() {
+  // V8 14.6 marks the heap of the current isolate only: a collection
+  // requested from a thread where the isolate is not entered crashes in
+  // MarkCompactCollector::ProcessEphemerons (about half the runs).
+  v8::Isolate::Scope isolate_scope(isolate_);
   isolate_->RequestGarbageCollectionForTesting(
       v8::Isolate::kFullGarbageCollection);
 }
