@@ -30,8 +30,10 @@ import argparse
 import difflib
 import os
 import shutil
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from npm_install import npm_install, run  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__))))))
@@ -53,11 +55,6 @@ ENTRY = "export { default } from 'dc-polyfill';\n"
 EXPECTED_LINES = 13
 
 
-def run(cmd, cwd, timeout=600):
-    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--shell", default=os.path.join(
@@ -71,19 +68,11 @@ def main():
         return skip("no Node 24 binary at %s (tools/bootstrap installs it "
                     "from the npm registry)" % node)
 
-    os.makedirs(WORK, exist_ok=True)
     esbuild = os.path.join(WORK, "node_modules", ".bin", "esbuild")
-    polyfill = os.path.join(WORK, "node_modules", "dc-polyfill")
-    if not (os.path.exists(esbuild) and os.path.exists(polyfill)):
-        if shutil.which("npm") is None:
-            return skip("npm is not installed")
-        if not os.path.exists(os.path.join(WORK, "package.json")):
-            with open(os.path.join(WORK, "package.json"), "w") as f:
-                f.write('{"private": true}\n')
-        result = run(["npm", "install", "--no-audit", "--no-fund",
-                      "--silent"] + PACKAGES, WORK)
-        if result.returncode != 0 or not os.path.exists(esbuild):
-            return skip("npm install failed (is the registry reachable?)")
+    why = npm_install(WORK, PACKAGES, [esbuild, os.path.join(
+        "node_modules", "dc-polyfill")])
+    if why:
+        return skip(why)
     with open(os.path.join(WORK, "entry.mjs"), "w") as f:
         f.write(ENTRY)
     bundle = os.path.join(WORK, "dc.bundle.mjs")

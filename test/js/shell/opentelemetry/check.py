@@ -25,8 +25,10 @@ exits 1 on `not ok`. tools/test runs it as the suite "opentelemetry".
 import argparse
 import os
 import shutil
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from npm_install import npm_install, run  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__))))))
@@ -56,33 +58,18 @@ EXPECTED = [
 ]
 
 
-def run(cmd, cwd, timeout=600):
-    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--shell", default=os.path.join(
         ROOT, "out", "Default", "asyncctx_shell"))
     shell = os.path.abspath(parser.parse_args().shell)
 
-    os.makedirs(WORK, exist_ok=True)
     esbuild = os.path.join(WORK, "node_modules", ".bin", "esbuild")
-    if not os.path.exists(esbuild):
-        if shutil.which("npm") is None:
-            skip("npm is not installed")
-            print("0 passed, 0 failed")
-            return None
-        if not os.path.exists(os.path.join(WORK, "package.json")):
-            with open(os.path.join(WORK, "package.json"), "w") as f:
-                f.write('{"private": true}\n')
-        result = run(["npm", "install", "--no-audit", "--no-fund",
-                      "--silent"] + PACKAGES, WORK)
-        if result.returncode != 0 or not os.path.exists(esbuild):
-            skip("npm install failed (is the registry reachable?)")
-            print("0 passed, 0 failed")
-            return None
+    why = npm_install(WORK, PACKAGES, [esbuild])
+    if why:
+        skip(why)
+        print("0 passed, 0 failed")
+        return None
     with open(os.path.join(WORK, "entry.mjs"), "w") as f:
         f.write(ENTRY)
     bundle = os.path.join(WORK, "otel.bundle.mjs")
