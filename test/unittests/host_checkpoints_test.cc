@@ -56,6 +56,12 @@ class HostCheckpointsTest
                 [](const v8::FunctionCallbackInfo<v8::Value>& info) {
                   info.GetIsolate()->TerminateExecution();
                 });
+    SetFunction(context, "enqueueRaw",
+                [](const v8::FunctionCallbackInfo<v8::Value>& info) {
+                  if (info[0]->IsFunction())
+                    info.GetIsolate()->EnqueueMicrotask(
+                        info[0].As<v8::Function>());
+                });
     Task("globalThis.als = new AsyncLocalStorage(); 0");
   }
 
@@ -135,6 +141,27 @@ TEST_P(HostCheckpointsTest, EnterWithWithAPendingReactionThenTheNextTask) {
   // A reaction that enters a store itself does not reach the next task.
   Task("Promise.resolve().then(() => als.enterWith('in job')); 0");
   ExpectAtRest("after enterWith in a job");
+}
+
+// A function the host queues itself (Isolate::EnqueueMicrotask, no hook
+// runs around it) enters a store; the jobs after it in the same checkpoint
+// were queued at the root and run at the root, not in the frame that
+// enterWith left: a reaction, and a thenable job (V8 10.2 enters nothing
+// for it, so the repair tells the frame left by that enterWith by identity,
+// thenable_repair.js's dirtyFrame, and resets it; the thenable job fails
+// with the `dirtyFrame = getFrame()` mutant).
+TEST_P(HostCheckpointsTest, JobsFromTheRootIgnoreAnEnterWithInAHostMicrotask) {
+  EXPECT_EQ(Task("globalThis.seen = [];"
+                 "enqueueRaw(() => {"
+                 "  als.enterWith('raw'); seen.push(String(als.getStore())); });"
+                 "Promise.resolve().then(() => {"
+                 "  seen.push(String(als.getStore())); });"
+                 "enqueueRaw(() => als.enterWith('again'));"
+                 "Promise.resolve({ then(resolve) {"
+                 "  seen.push(String(als.getStore())); resolve(); } }); 0"),
+            "0");
+  EXPECT_EQ(Task("seen.join()"), "raw,undefined,undefined");
+  ExpectAtRest("after the reaction");
 }
 
 TEST_P(HostCheckpointsTest, TerminationInsideRunIsRecovered) {
