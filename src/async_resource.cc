@@ -28,7 +28,8 @@ void EmitInit(ContextState* state,
   if (!state->HasHooks(kHookInit))
     return;
   v8::Isolate* isolate = compat::IsolateOf(context);
-  v8::Local<v8::Function> emit = state->emit_init.Get(isolate);
+  v8::Local<v8::Function> emit =
+      state->LayerFunction(context, &ContextState::emit_init);
   v8::Local<v8::String> type_string;
   if (emit.IsEmpty() ||
       !v8::String::NewFromUtf8(isolate, type).ToLocal(&type_string)) {

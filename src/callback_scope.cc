@@ -42,9 +42,10 @@ bool HostHasTryCatch(v8::TryCatch* probe) {
 // termination (V8 >= 12, see compat::kV8EndsTerminationAtTheTop).
 bool CallHook(v8::Isolate* isolate,
               v8::Local<v8::Context> context,
-              const v8::Global<v8::Function>& hook,
+              ContextState* state,
+              v8::Global<v8::Function> ContextState::*hook,
               double async_id) {
-  v8::Local<v8::Function> fn = hook.Get(isolate);
+  v8::Local<v8::Function> fn = state->LayerFunction(context, hook);
   if (fn.IsEmpty())
     return false;
   v8::Local<v8::Value> argv[] = {v8::Number::New(isolate, async_id)};
@@ -139,7 +140,8 @@ CallbackScope::CallbackScope(AsyncResource* resource, Checkpoint checkpoint)
                                       : FrameRestore::kPrevious,
                            &saved_frame_);
   if (state->HasHooks(kHookBefore) &&
-      CallHook(isolate_, context, state->emit_before, async_id_)) {
+      CallHook(isolate_, context, state, &ContextState::emit_before,
+               async_id_)) {
     // Terminate again, so that the host's callback does not run after its
     // hook was terminated (V8 10.2 kept the termination by itself).
     isolate_->TerminateExecution();
@@ -165,7 +167,8 @@ CallbackScope::~CallbackScope() {
   if (!failed_ && !terminated_ && state->HasHooks(kHookAfter)) {
     // A terminated hook counts even where V8 >= 12 has already ended the
     // termination by the time CallHook returns.
-    if (CallHook(isolate, context, state->emit_after, async_id_))
+    if (CallHook(isolate, context, state, &ContextState::emit_after,
+                 async_id_))
       terminated_ = true;
   }
 

@@ -117,11 +117,12 @@ void RuntimeImpl::RecoverFromTermination() {
     if (!IsLive(state) || state->context.IsEmpty())
       continue;
     v8::Local<v8::Context> context = state->context.Get(isolate);
-    v8::Local<v8::Function> reset = state->reset_after_termination.Get(isolate);
-    if (reset.IsEmpty())
-      continue;
     v8::Context::Scope context_scope(context);
     v8::TryCatch try_catch(isolate);
+    v8::Local<v8::Function> reset =
+        state->LayerFunction(context, &ContextState::reset_after_termination);
+    if (reset.IsEmpty())
+      continue;
     (void)reset->Call(context, v8::Undefined(isolate), 0, nullptr).IsEmpty();
   }
 }

@@ -17,37 +17,6 @@ namespace asyncctx {
 using namespace internal;  // NOLINT: the internals this public class is built
                            // on
 
-namespace {
-
-// The brand-check method `*slot`, read from the layer's internals under
-// `name` the first time (which runs the module of its class if no global
-// has made it yet: src/js/install.js) and kept weakly (the context keeps it
-// alive). Empty, possibly with an exception pending, if it cannot be read.
-v8::Local<v8::Function> BrandMethod(v8::Local<v8::Context> context,
-                                    ContextState* state,
-                                    v8::Global<v8::Function>* slot,
-                                    const char* name) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
-  if (slot->IsEmpty()) {
-    v8::Local<v8::Value> layer = context->GetEmbedderData(
-        state->runtime->options().context_embedder_index + kContextSlotLayer);
-    v8::Local<v8::Value> method;
-    if (!layer->IsObject() ||
-        !layer.As<v8::Object>()
-             ->Get(context,
-                   v8::String::NewFromUtf8(isolate, name).ToLocalChecked())
-             .ToLocal(&method) ||
-        !method->IsFunction()) {
-      return {};
-    }
-    slot->Reset(isolate, method.As<v8::Function>());
-    slot->SetWeak();
-  }
-  return slot->Get(isolate);
-}
-
-}  // namespace
-
 ContextKey::ContextKey(v8::Local<v8::Context> context, const char* name)
     : isolate_(compat::IsolateOf(context)) {
   RuntimeImpl* runtime = RuntimeRegistry::FindOrDie(isolate_, "ContextKey");
@@ -91,7 +60,9 @@ std::unique_ptr<ContextKey> ContextKey::FromJavaScript(
   };
   for (const auto& [slot, name] : candidates) {
     v8::TryCatch try_catch(isolate);
-    v8::Local<v8::Function> method = BrandMethod(context, state, slot, name);
+    // Read at the first use, which runs the module of its class if no
+    // global has made it yet (src/js/install.js).
+    v8::Local<v8::Function> method = state->LayerFunction(context, slot, name);
     if (!method.IsEmpty() &&
         !method->Call(context, object, 0, nullptr).IsEmpty()) {
       getter = method;

@@ -5,6 +5,7 @@
 #include "src/isolate_teardown.h"
 
 #include "src/errors.h"
+#include "src/layer_contract.h"
 #include "src/runtime_impl.h"
 #include "src/v8_compat.h"
 
@@ -16,7 +17,7 @@ void ContextState::AbandonHandles() {
        {&emit_init, &emit_before, &emit_after, &emit_destroy_batch,
         &refresh_promise_hooks, &frame_with, &frame_lookup, &invalid_arg_type,
         &make_node_error, &reset_after_termination,
-        &install_finalization_registry, &als_get_store, &variable_get}) {
+        &als_get_store, &variable_get}) {
     AbandonGlobal(function);
   }
   for (v8::Global<v8::Value>* value : {&frame_missing, &root_frame})
@@ -77,6 +78,45 @@ ContextState* ContextState::FindOrDie(const RuntimeImpl* runtime,
                "Runtime::Install() first)");
   }
   return state;
+}
+
+v8::Local<v8::Function> ContextState::LayerFunction(
+    v8::Local<v8::Context> context,
+    v8::Global<v8::Function> ContextState::*member) {
+  const char* name = nullptr;
+#define ASYNCCTX_LAYER_FUNCTION_NAME(js_name, module, field) \
+  if (member == &ContextState::field)                        \
+    name = #js_name;
+  ASYNCCTX_LAYER_FUNCTIONS(ASYNCCTX_LAYER_FUNCTION_NAME)
+#undef ASYNCCTX_LAYER_FUNCTION_NAME
+  if (name == nullptr) {
+    FatalUsage("ContextState::LayerFunction",
+               "the member is not a function of ASYNCCTX_LAYER_FUNCTIONS");
+  }
+  return LayerFunction(context, &(this->*member), name);
+}
+
+v8::Local<v8::Function> ContextState::LayerFunction(
+    v8::Local<v8::Context> context,
+    v8::Global<v8::Function>* slot,
+    const char* name) {
+  v8::Isolate* isolate = runtime->isolate();
+  if (!slot->IsEmpty())
+    return slot->Get(isolate);
+  v8::EscapableHandleScope handle_scope(isolate);
+  v8::Local<v8::Value> layer = context->GetEmbedderData(
+      runtime->options().context_embedder_index + kContextSlotLayer);
+  v8::Local<v8::String> key;
+  v8::Local<v8::Value> function;
+  if (!layer->IsObject() ||
+      !v8::String::NewFromUtf8(isolate, name).ToLocal(&key) ||
+      !layer.As<v8::Object>()->Get(context, key).ToLocal(&function) ||
+      !function->IsFunction()) {
+    return {};
+  }
+  slot->Reset(isolate, function.As<v8::Function>());
+  slot->SetWeak();
+  return handle_scope.Escape(function.As<v8::Function>());
 }
 
 void ContextState::Attach(v8::Local<v8::Context> context,

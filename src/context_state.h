@@ -104,6 +104,23 @@ struct ContextState {
 
   bool HasHooks(HookField field) const { return hook_fields[field] > 0; }
 
+  // One of the JavaScript layer's entry points (ASYNCCTX_LAYER_FUNCTIONS,
+  // src/layer_contract.h), e.g. LayerFunction(context, &ContextState::
+  // emit_init). Read from the layer's internals at its first use, which
+  // runs the module that makes it (Install runs only the modules every
+  // context needs), and kept in the member (weak) from then on. Empty with
+  // an exception pending when that read fails (the module's first run at
+  // the stack limit, a termination): the next use tries again. `context` is
+  // this state's context.
+  v8::Local<v8::Function> LayerFunction(
+      v8::Local<v8::Context> context,
+      v8::Global<v8::Function> ContextState::*member);
+  // As above for any function the internals object holds under `name`,
+  // kept in `*slot`.
+  v8::Local<v8::Function> LayerFunction(v8::Local<v8::Context> context,
+                                        v8::Global<v8::Function>* slot,
+                                        const char* name);
+
   // The isolate is being torn down: empties every handle without telling V8
   // (src/isolate_teardown.h), so that the state can be freed. Lists every
   // v8::Global member.
@@ -123,7 +140,8 @@ struct ContextState {
   double* context_fields = nullptr;  // ContextField, after the hook fields
 
   // The JavaScript layer's internal entry points (weak: the context keeps
-  // them alive through its embedder data).
+  // them alive through its embedder data). Empty until their first use:
+  // read them through LayerFunction().
   v8::Global<v8::Array> resources;
   v8::Global<v8::Function> emit_init;
   v8::Global<v8::Function> emit_before;
@@ -137,7 +155,6 @@ struct ContextState {
   v8::Global<v8::Function> invalid_arg_type;
   v8::Global<v8::Function> make_node_error;
   v8::Global<v8::Function> reset_after_termination;
-  v8::Global<v8::Function> install_finalization_registry;
   // The original AsyncLocalStorage.prototype.getStore and
   // AsyncContext.Variable.prototype.get, as their modules took them when
   // they made the classes (read from the layer by the first

@@ -168,7 +168,8 @@ void RuntimeImpl::EmitDestroyBatch(ContextState* state) {
   v8::HandleScope handle_scope(isolate);
   v8::Local<v8::Context> context = state->context.Get(isolate);
   v8::Context::Scope context_scope(context);
-  v8::Local<v8::Function> emit = state->emit_destroy_batch.Get(isolate);
+  v8::Local<v8::Function> emit =
+      state->LayerFunction(context, &ContextState::emit_destroy_batch);
   if (emit.IsEmpty()) {
     state->destroys.TakeInto(&ids);
     return;

@@ -39,14 +39,16 @@ void EnterFrame(ContextState* state,
 void ActivateThenableRepair(ContextState* state,
                             v8::Local<v8::Context> context) {
   v8::Isolate* isolate = state->runtime->isolate();
-  state->context_fields[kContextRepairActive] = 1;
-  v8::Local<v8::Function> refresh = state->refresh_promise_hooks.Get(isolate);
-  if (refresh.IsEmpty())
-    return;
   v8::TryCatch try_catch(isolate);
   // All or nothing (as activateRepairOnce in src/js/promise_hooks.js): a
-  // stack overflow before the promise hooks were installed leaves the
-  // repair off, and the next frame entered tries again.
+  // stack overflow before the promise hooks were installed (or before their
+  // module ran) leaves the repair off, and the next frame entered tries
+  // again.
+  v8::Local<v8::Function> refresh =
+      state->LayerFunction(context, &ContextState::refresh_promise_hooks);
+  if (refresh.IsEmpty())
+    return;
+  state->context_fields[kContextRepairActive] = 1;
   if (refresh->Call(context, v8::Undefined(isolate), 0, nullptr).IsEmpty() &&
       !try_catch.HasTerminated()) {
     state->context_fields[kContextRepairActive] = 0;
@@ -62,11 +64,12 @@ void SetContextThenableRepair(ContextState* state, bool enabled) {
   if (state->context.IsEmpty())
     return;
   v8::Local<v8::Context> context = state->context.Get(isolate);
-  v8::Local<v8::Function> refresh = state->refresh_promise_hooks.Get(isolate);
-  if (refresh.IsEmpty())
-    return;
   v8::Context::Scope context_scope(context);
   v8::TryCatch try_catch(isolate);
+  v8::Local<v8::Function> refresh =
+      state->LayerFunction(context, &ContextState::refresh_promise_hooks);
+  if (refresh.IsEmpty())
+    return;
   (void)refresh->Call(context, v8::Undefined(isolate), 0, nullptr).IsEmpty();
 }
 
@@ -119,7 +122,8 @@ bool FrameLookup(ContextState* state,
                  v8::Local<v8::Value> key,
                  v8::Local<v8::Value>* value) {
   v8::Isolate* isolate = compat::IsolateOf(context);
-  v8::Local<v8::Function> lookup = state->frame_lookup.Get(isolate);
+  v8::Local<v8::Function> lookup =
+      state->LayerFunction(context, &ContextState::frame_lookup);
   if (lookup.IsEmpty())
     return false;
   v8::Local<v8::Value> argv[] = {frame, key};
@@ -139,7 +143,8 @@ v8::MaybeLocal<v8::Value> FrameWith(ContextState* state,
                                     v8::Local<v8::Value> key,
                                     v8::Local<v8::Value> value) {
   v8::Isolate* isolate = compat::IsolateOf(context);
-  v8::Local<v8::Function> frame_with = state->frame_with.Get(isolate);
+  v8::Local<v8::Function> frame_with =
+      state->LayerFunction(context, &ContextState::frame_with);
   if (frame_with.IsEmpty())
     return {};
   v8::Local<v8::Value> argv[] = {frame, key, value};

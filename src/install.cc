@@ -33,23 +33,8 @@ namespace internal {
 
 namespace {
 
-bool GetFunction(v8::Local<v8::Context> context,
-                 v8::Local<v8::Object> object,
-                 const char* name,
-                 v8::Global<v8::Function>* out) {
-  v8::Isolate* isolate = compat::IsolateOf(context);
-  v8::Local<v8::Value> value;
-  if (!object->Get(context, Str(isolate, name)).ToLocal(&value) ||
-      !value->IsFunction()) {
-    return false;
-  }
-  out->Reset(isolate, value.As<v8::Function>());
-  out->SetWeak();
-  return true;
-}
-
 // Compiles the JavaScript layer from `source` and calls it with `binding`;
-// captures the layer's entry points in `state`, and returns its exports and
+// captures the layer's values in `state`, and returns its exports and
 // internals.
 v8::Maybe<bool> RunJavaScriptLayer(v8::Local<v8::Context> context,
                                    v8::Local<v8::String> source,
@@ -100,16 +85,14 @@ v8::Maybe<bool> RunJavaScriptLayer(v8::Local<v8::Context> context,
     return v8::Nothing<bool>();
   }
 
+  // The functions of ASYNCCTX_LAYER_FUNCTIONS are read at their first use
+  // (ContextState::LayerFunction), which runs their modules then.
   v8::Local<v8::Value> resources;
-#define ASYNCCTX_GET_LAYER_FUNCTION(name, module, member) \
-  !GetFunction(context, internals, #name, &state->member) ||
   if (!internals->Get(context, Str(isolate, "resources")).ToLocal(&resources) ||
-      !resources->IsArray() ||
-      ASYNCCTX_LAYER_FUNCTIONS(ASYNCCTX_GET_LAYER_FUNCTION) false) {
+      !resources->IsArray()) {
     ThrowError(isolate, "asyncctx: internal error: bad JavaScript layer");
     return v8::Nothing<bool>();
   }
-#undef ASYNCCTX_GET_LAYER_FUNCTION
   state->resources.Reset(isolate, resources.As<v8::Array>());
   state->resources.SetWeak();
   v8::Local<v8::Value> root_frame;
@@ -148,7 +131,7 @@ v8::Maybe<bool> RunJavaScriptLayer(v8::Local<v8::Context> context,
 bool DefineGlobals(v8::Local<v8::Context> context,
                    v8::Local<v8::Object> exports,
                    const InstallOptions& install_options,
-                   v8::Local<v8::Function> install_finalization_registry) {
+                   v8::Local<v8::Object> internals) {
   v8::Isolate* isolate = compat::IsolateOf(context);
   v8::Local<v8::Object> global = context->Global();
   const std::pair<const std::string*, const char*> globals[] = {
@@ -227,8 +210,18 @@ bool DefineGlobals(v8::Local<v8::Context> context,
   }
   // Last: it is all or nothing itself (src/js/finalization_registry.js).
   if (install_options.finalization_registry_context) {
+    // Read from `internals` itself: the context is not attached yet.
+    v8::Local<v8::Value> install;
+    if (!internals->Get(context, Str(isolate, "installFinalizationRegistry"))
+             .ToLocal(&install)) {
+      return false;
+    }
+    if (!install->IsFunction()) {
+      ThrowError(isolate, "asyncctx: internal error: bad JavaScript layer");
+      return false;
+    }
     v8::Local<v8::Value> argv[] = {global};
-    if (install_finalization_registry
+    if (install.As<v8::Function>()
             ->Call(context, v8::Undefined(isolate), 1, argv)
             .IsEmpty()) {
       return false;
@@ -412,8 +405,7 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
           .IsNothing()) {
     return v8::Nothing<bool>();
   }
-  if (!DefineGlobals(context, exports, install_options,
-                     state->install_finalization_registry.Get(isolate))) {
+  if (!DefineGlobals(context, exports, install_options, internals)) {
     context->SetPromiseHooks({}, {}, {}, {});
     return v8::Nothing<bool>();
   }

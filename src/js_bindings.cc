@@ -230,6 +230,34 @@ void MakeLazyGlobal(v8::Local<v8::Name> name,
   }
 }
 
+// defineLazyValue(object, key, attributes, make): makes object[key] a lazy
+// data property (v8::Object::SetLazyDataProperty) with `attributes` (a
+// v8::PropertyAttribute mask) whose value is make() at its first read, as
+// the installed globals are (src/install.cc). Returns whether V8 defined it
+// (false for a property it cannot replace: a non-configurable one).
+void DefineLazyValueBinding(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::Local<v8::Context> context = isolate->GetCurrentContext();
+  if (!info[0]->IsObject() || !info[1]->IsString() || !info[2]->IsInt32() ||
+      !info[3]->IsFunction()) {
+    return;
+  }
+  int attributes = info[2].As<v8::Int32>()->Value();
+  if ((attributes & ~(v8::ReadOnly | v8::DontEnum | v8::DontDelete)) != 0)
+    return;
+  CheckExternalReference(reinterpret_cast<intptr_t>(&MakeLazyGlobal));
+  bool defined;
+  if (!info[0]
+           .As<v8::Object>()
+           ->SetLazyDataProperty(
+               context, info[1].As<v8::String>(), MakeLazyGlobal, info[3],
+               static_cast<v8::PropertyAttribute>(attributes))
+           .To(&defined)) {
+    return;
+  }
+  info.GetReturnValue().Set(defined);
+}
+
 const BindingFunction kBindingFunctions[] = {
 #define ASYNCCTX_BINDING_FUNCTION(name, callback, length) \
   {#name, callback, length},

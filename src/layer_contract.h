@@ -36,7 +36,10 @@
   V(kErrorTypeError, static_cast<int>(ErrorType::kError))           \
   V(kErrorTypeTypeError, static_cast<int>(ErrorType::kTypeError))   \
   V(kErrorTypeRangeError, static_cast<int>(ErrorType::kRangeError)) \
-  V(kV8PropagatesThenables, compat::kV8PropagatesThenables ? 1 : 0)
+  V(kV8PropagatesThenables, compat::kV8PropagatesThenables ? 1 : 0) \
+  V(kAttributeReadOnly, v8::ReadOnly)                               \
+  V(kAttributeDontEnum, v8::DontEnum)                               \
+  V(kAttributeDontDelete, v8::DontDelete)
 
 // The strings of binding.strings: V(name, text).
 #define ASYNCCTX_LAYER_STRINGS(V)                \
@@ -60,7 +63,8 @@
   V(trackDestroy, TrackDestroy, 2)                 \
   V(markDestroyedByHand, MarkDestroyedByHand, 1)   \
   V(hostResourceAt, HostResourceAt, 1)             \
-  V(newConstructor, NewConstructorBinding, 3)
+  V(newConstructor, NewConstructorBinding, 3)     \
+  V(defineLazyValue, DefineLazyValueBinding, 4)
 
 // The other properties of the binding object (see NewBindingObject):
 //   fields         Float64Array shared by every context of the isolate:
@@ -83,9 +87,10 @@
   V(layerFunctions)
 
 // The layer's functions C++ calls: V(name, module that exports it,
-// ContextState member that keeps it). Install reads each from the layer's
-// internals; the layer fills its internals from this table
-// (binding.layerFunctions: name, module, name, module, ...).
+// ContextState member that keeps it). C++ reads each from the layer's
+// internals at its first use (ContextState::LayerFunction); the layer fills
+// its internals from this table (binding.layerFunctions: name, module,
+// name, module, ...), with getters that run the module then.
 #define ASYNCCTX_LAYER_FUNCTIONS(V)                                         \
   V(emitInit, "internal/hooks", emit_init)                                  \
   V(emitBefore, "internal/hooks", emit_before)                              \
@@ -96,9 +101,7 @@
   V(frameLookup, "internal/frames", frame_lookup)                           \
   V(invalidArgType, "internal/errors", invalid_arg_type)                    \
   V(makeNodeError, "internal/errors", make_node_error)                      \
-  V(resetAfterTermination, "internal/termination", reset_after_termination) \
-  V(installFinalizationRegistry, "internal/finalization_registry",          \
-    install_finalization_registry)
+  V(resetAfterTermination, "internal/termination", reset_after_termination)
 
 // The prefix of the layer's script name: stacks made for the user leave
 // out the lines that carry it (src/js/errors.js).

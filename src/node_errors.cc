@@ -26,7 +26,8 @@ v8::MaybeLocal<v8::Object> MakeNodeError(v8::Local<v8::Context> context,
   ContextState* state =
       ContextState::FindOrDie(runtime, context, "MakeNodeError");
   v8::EscapableHandleScope handle_scope(isolate);
-  v8::Local<v8::Function> make = state->make_node_error.Get(isolate);
+  v8::Local<v8::Function> make =
+      state->LayerFunction(context, &ContextState::make_node_error);
   v8::Local<v8::String> code_string;
   v8::Local<v8::String> message_string;
   if (make.IsEmpty() ||
@@ -55,7 +56,8 @@ void ThrowInvalidArgType(v8::Local<v8::Context> context,
   ContextState* state =
       ContextState::FindOrDie(runtime, context, "ThrowInvalidArgType");
   v8::HandleScope handle_scope(isolate);
-  v8::Local<v8::Function> make = state->invalid_arg_type.Get(isolate);
+  v8::Local<v8::Function> make =
+      state->LayerFunction(context, &ContextState::invalid_arg_type);
   v8::Local<v8::String> name_string;
   v8::Local<v8::String> expected_string;
   if (make.IsEmpty() ||

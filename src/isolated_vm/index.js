@@ -94,12 +94,25 @@ function prepare(options) {
   if (typeof onError !== 'function') {
     throw new TypeError('asyncctx-isolated-vm: onError must be a function');
   }
-  const ivm = isolatedVm();
-  // Called inside the isolate, run later on Node's thread.
-  const callback = new ivm.Callback((kind, hook, message, stack) => {
-    onError({kind, hook: hook || undefined, message, stack: stack || message});
-  }, {ignored: true});
-  return [JSON.stringify(names), callback];
+  return [JSON.stringify(names), errorCallback(onError)];
+}
+
+// The ivm.Callback that carries errors to onError: called inside the
+// isolate, run later on Node's thread. One per onError function (a Callback
+// can be passed into any number of contexts), so that installing many
+// contexts with one handler makes it once.
+const errorCallbacks = new WeakMap();
+function errorCallback(onError) {
+  let callback = errorCallbacks.get(onError);
+  if (callback === undefined) {
+    const ivm = isolatedVm();
+    callback = new ivm.Callback((kind, hook, message, stack) => {
+      onError({kind, hook: hook || undefined, message,
+               stack: stack || message});
+    }, {ignored: true});
+    errorCallbacks.set(onError, callback);
+  }
+  return callback;
 }
 
 /**

@@ -168,12 +168,13 @@ function isProgramStackOverflow(err) {
 // compiling a function (40 KB): a hook callback called for the first time
 // fails to compile, with a RangeError, that much before the limit.
 const kProbeFrames = 1000;
+let probeFrames = 0;
 function probeStack(n) {
   return n === 0 ? 0 : probeStack(n - 1) + 1;
 }
 function nearStackLimit() {
   try {
-    probeStack(kProbeFrames);
+    probeStack(probeFrames);
     return false;
   } catch {
     return true;
@@ -184,6 +185,7 @@ function nearStackLimit() {
 // bytecode of an unused function later, compiling it again at the limit
 // fails with a RangeError, caught above: the answer there is the same.)
 isProgramStackOverflow(undefined);
+probeFrames = kProbeFrames;
 
 module.exports = {
   __proto__: null,

@@ -25,7 +25,6 @@
 const {
   FinalizationRegistryCtor,
   ObjectDefineProperty,
-  ObjectGetOwnPropertyDescriptor,
   ReflectApply,
   ReflectConstruct,
   TypeErrorCtor,
@@ -78,43 +77,7 @@ ObjectDefineProperty(FinalizationRegistry, 'prototype', {
   configurable: false,
 });
 
-function redefine(object, key, value, descriptor) {
-  ObjectDefineProperty(object, key, {
-    __proto__: null,
-    value,
-    writable: descriptor.writable,
-    enumerable: descriptor.enumerable,
-    configurable: descriptor.configurable,
-  });
-}
-
-// Puts the constructor in place of the builtin on `global` and on the
-// builtin's prototype, with the attributes the builtin had there. All or
-// nothing; throws if either cannot be replaced. Returns false, changing
-// nothing, when `global.FinalizationRegistry` is not the builtin (the host
-// removed or replaced it before Install).
-function installFinalizationRegistry(global) {
-  const onGlobal = ObjectGetOwnPropertyDescriptor(global,
-                                                  'FinalizationRegistry');
-  if (onGlobal === undefined || onGlobal.value !== FinalizationRegistryCtor) {
-    return false;
-  }
-  const prototype = FinalizationRegistryCtor.prototype;
-  const onPrototype = ObjectGetOwnPropertyDescriptor(prototype, 'constructor');
-  redefine(global, 'FinalizationRegistry', FinalizationRegistry, onGlobal);
-  if (onPrototype !== undefined) {
-    try {
-      redefine(prototype, 'constructor', FinalizationRegistry, onPrototype);
-    } catch (err) {
-      redefine(global, 'FinalizationRegistry', FinalizationRegistryCtor,
-               onGlobal);
-      throw err;
-    }
-  }
-  return true;
-}
-
 module.exports = {
   __proto__: null,
-  installFinalizationRegistry,
+  FinalizationRegistry,
 };

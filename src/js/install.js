@@ -17,12 +17,16 @@
 // ASYNCCTX_LAYER_FUNCTIONS (src/layer_contract.h), each taken from the
 // module the table names, and a few values.
 //
-// Made on first use: Install runs only the modules that C++ and
-// queueMicrotask need (the frames, the execution stack, hooks and promise
-// hooks); the classes and namespaces run their modules when a global that
-// holds them is first read (Runtime::Install defines those globals with
+// Made on first use: Install runs only the modules that every context
+// needs (the primordials, errors, the frames and the execution stack, and
+// the FinalizationRegistry replacement when it is on); the classes and
+// namespaces run their modules when a global that holds them is first read
+// (Runtime::Install defines those globals with
 // v8::Object::SetLazyDataProperty, which looks like a plain data property
-// and becomes one at that first read), or when C++ first asks for them.
+// and becomes one at that first read), and the functions C++ calls
+// (hooks, promise hooks, the termination reset) when C++ first asks for
+// them (ContextState::LayerFunction): a context where no hook is enabled
+// and no frame is entered never runs them.
 // Nothing a module does at its top level can be seen by user code or
 // depends on the frame that is current when it runs, and every builtin
 // it uses was captured by internal/primordials at install, so when that
@@ -30,8 +34,15 @@
 
 'use strict';
 
-const { ObjectFreeze } = primordials;
-const { layerFunctions } = binding;
+const {
+  FinalizationRegistryCtor,
+  ObjectDefineProperty,
+  ObjectFreeze,
+  ObjectGetOwnPropertyDescriptor,
+} = primordials;
+const { constants, defineLazyValue, layerFunctions } = binding;
+const { kAttributeReadOnly, kAttributeDontEnum, kAttributeDontDelete } =
+    constants;
 const { ROOT, kMissing } = require('internal/frames');
 const {
   executionAsyncId,
@@ -39,15 +50,17 @@ const {
   resources,
   triggerAsyncId,
 } = require('internal/execution_stack');
-const { createHook } = require('internal/hooks');
-const { queueMicrotask } = require('internal/queue_microtask');
 
 let asyncHooks;
 function makeAsyncHooks() {
   if (asyncHooks === undefined) {
+    // Before createHook can be called: enabling a hook refreshes the
+    // promise hooks, which their module registers with internal/hooks when
+    // it runs.
+    require('internal/promise_hooks');
     asyncHooks = ObjectFreeze({
       __proto__: null,
-      createHook,
+      createHook: require('internal/hooks').createHook,
       executionAsyncId,
       triggerAsyncId,
       executionAsyncResource,
@@ -69,8 +82,69 @@ function makeDiagnosticsChannel() {
   return diagnosticsChannel;
 }
 
+// InstallOptions::finalization_registry_context: puts the layer's
+// FinalizationRegistry (internal/finalization_registry) in place of V8's, as
+// the global and as its prototype's `constructor`, with the attributes
+// those had. Both are lazy data properties (binding.defineLazyValue), so the
+// module runs, and makes the constructor, at the first read of either; one
+// that V8 cannot make lazy (a script before Install made it
+// non-configurable) gets the constructor now. All or nothing: a failure
+// puts the builtin back. False (nothing done) if the global is missing or
+// is not V8's constructor.
+function makeFinalizationRegistry() {
+  return require('internal/finalization_registry').FinalizationRegistry;
+}
+
+function attributesOf(descriptor) {
+  return (descriptor.writable ? 0 : kAttributeReadOnly) |
+      (descriptor.enumerable ? 0 : kAttributeDontEnum) |
+      (descriptor.configurable ? 0 : kAttributeDontDelete);
+}
+
+function redefine(object, key, value, descriptor) {
+  ObjectDefineProperty(object, key, {
+    __proto__: null,
+    value,
+    writable: descriptor.writable,
+    enumerable: descriptor.enumerable,
+    configurable: descriptor.configurable,
+  });
+}
+
+function replaceWithLayers(object, key, descriptor) {
+  if (descriptor.configurable &&
+      defineLazyValue(object, key, attributesOf(descriptor),
+                      makeFinalizationRegistry) === true) {
+    return;
+  }
+  redefine(object, key, makeFinalizationRegistry(), descriptor);
+}
+
+function installFinalizationRegistry(global) {
+  const onGlobal = ObjectGetOwnPropertyDescriptor(global,
+                                                  'FinalizationRegistry');
+  if (onGlobal === undefined || onGlobal.value !== FinalizationRegistryCtor) {
+    return false;
+  }
+  const prototype = FinalizationRegistryCtor.prototype;
+  const onPrototype = ObjectGetOwnPropertyDescriptor(prototype, 'constructor');
+  replaceWithLayers(global, 'FinalizationRegistry', onGlobal);
+  if (onPrototype !== undefined) {
+    try {
+      replaceWithLayers(prototype, 'constructor', onPrototype);
+    } catch (err) {
+      redefine(global, 'FinalizationRegistry', FinalizationRegistryCtor,
+               onGlobal);
+      throw err;
+    }
+  }
+  return true;
+}
+
 const internals = {
   __proto__: null,
+  // For DefineGlobals (src/install.cc).
+  installFinalizationRegistry,
   resources,
   rootFrame: ROOT,
   frameMissing: kMissing,
@@ -92,10 +166,18 @@ const internals = {
   },
 };
 // Pairs of (function name, module id); tools/js2c.py checks at build time
-// that each module exports its function.
+// that each module exports its function. Each is a getter that runs its
+// module at the first read (C++ reads each once and keeps it).
+function defineLayerFunction(name, id) {
+  ObjectDefineProperty(internals, name, {
+    __proto__: null,
+    get: () => require(id)[name],
+    enumerable: false,
+    configurable: false,
+  });
+}
 for (let i = 0; i < layerFunctions.length; i += 2) {
-  const name = layerFunctions[i];
-  internals[name] = require(layerFunctions[i + 1])[name];
+  defineLayerFunction(layerFunctions[i], layerFunctions[i + 1]);
 }
 
 module.exports = {
@@ -106,7 +188,7 @@ module.exports = {
       require('internal/async_local_storage').AsyncLocalStorage,
     AsyncResource: () => require('internal/async_resource').AsyncResource,
     AsyncContext: () => require('internal/async_context').AsyncContext,
-    queueMicrotask: () => queueMicrotask,
+    queueMicrotask: () => require('internal/queue_microtask').queueMicrotask,
     asyncHooks: makeAsyncHooks,
     diagnosticsChannel: makeDiagnosticsChannel,
   },

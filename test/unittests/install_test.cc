@@ -168,6 +168,70 @@ TEST_F(InstallTest, GlobalsAreDataPropertiesMadeAtTheirFirstRead) {
             "undefinedundefinedx");
 }
 
+// InstallOptions::finalization_registry_context puts the layer's
+// FinalizationRegistry in place of V8's as lazy data properties (its module
+// runs at the first read of either): the global and the prototype's
+// `constructor` keep their attributes and are one function, whichever is
+// read first; a non-configurable global gets it at once; a failure puts
+// V8's back (all or nothing).
+TEST_F(InstallTest, FinalizationRegistryIsReplacedWithItsAttributes) {
+  const char* const kSaveBuiltin =
+      "globalThis.builtin = FinalizationRegistry; ''";
+  const char* const kDescribe = R"JS(
+    (() => {
+      const d = Object.getOwnPropertyDescriptor(globalThis,
+                                                'FinalizationRegistry');
+      const c = Object.getOwnPropertyDescriptor(builtin.prototype,
+                                                'constructor');
+      return [typeof d.value, d.writable, d.enumerable, d.configurable,
+              c.writable, c.enumerable, c.configurable,
+              d.value === c.value, d.value !== builtin,
+              d.value.prototype === builtin.prototype, d.value.length,
+              d.value.name].join();
+    })()
+  )JS";
+  const std::string kReplaced = "true,true,1,FinalizationRegistry";
+
+  // The prototype's constructor read first, then the global.
+  v8::Local<v8::Context> first = v8::Context::New(isolate());
+  RunStringIn(first, kSaveBuiltin);
+  ASSERT_TRUE(runtime()->Install(first).FromMaybe(false));
+  EXPECT_EQ(RunStringIn(first,
+                        "const c = builtin.prototype.constructor;"
+                        "String(c === FinalizationRegistry && c !== builtin)"),
+            "true");
+  EXPECT_EQ(RunStringIn(first, kDescribe),
+            "function,true,false,true,true,false,true,true," + kReplaced);
+
+  // A non-configurable (writable) global is replaced at once.
+  v8::Local<v8::Context> fixed = v8::Context::New(isolate());
+  RunStringIn(fixed, kSaveBuiltin);
+  RunStringIn(fixed,
+              "Object.defineProperty(globalThis, 'FinalizationRegistry', "
+              "{configurable: false}); ''");
+  ASSERT_TRUE(runtime()->Install(fixed).FromMaybe(false));
+  EXPECT_EQ(RunStringIn(fixed, kDescribe),
+            "function,true,false,false,true,false,true,true," + kReplaced);
+
+  // A prototype constructor that cannot change: Install fails and puts the
+  // builtin back.
+  v8::Local<v8::Context> frozen = v8::Context::New(isolate());
+  RunStringIn(frozen, kSaveBuiltin);
+  RunStringIn(frozen,
+              "Object.defineProperty(builtin.prototype, 'constructor', "
+              "{writable: false, configurable: false}); ''");
+  {
+    v8::TryCatch try_catch(isolate());
+    EXPECT_TRUE(runtime()->Install(frozen).IsNothing());
+    EXPECT_TRUE(try_catch.HasCaught());
+  }
+  EXPECT_FALSE(runtime()->IsInstalled(frozen));
+  EXPECT_EQ(RunStringIn(frozen,
+                        "String(FinalizationRegistry === builtin && "
+                        "typeof AsyncLocalStorage)"),
+            "undefined");
+}
+
 // Install is all or nothing, and a global that cannot be
 // defined is a failure.
 TEST_F(InstallTest, InstallIsAllOrNothing) {

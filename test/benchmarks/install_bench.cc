@@ -1,0 +1,94 @@
+// Copyright 2026 the asyncctx authors. All rights reserved.
+//
+// What Runtime::Install() adds to making a context, in the isolate's steady
+// state (it made and installed contexts before, so V8's per-isolate
+// compilation cache and the layer's code cache are warm), as a host that
+// makes a context per request or per tenant does (test/isolated_vm/bench.js
+// measures the same inside isolated-vm, with its thread crossings).
+//
+//   Install            ours: v8::Context::New + Install (code_cache on);
+//                      reference: v8::Context::New alone.
+//                      target >= 0.67 (Install adds at most 50%)
+//   InstallNoCodeCache the same with InstallOptions::code_cache off: report
+//                      only
+//
+// Each batch makes kContexts contexts in a HandleScope of its own and drops
+// them.
+//
+// For instruction counts (the machine too busy to time it): with
+// ASYNCCTX_INSTALL_BATCHES=N in the environment, BM_Install runs N batches
+// of one side only (ASYNCCTX_INSTALL_SIDE=ours or reference) and exits, so
+// that `valgrind --tool=cachegrind` at two values of N gives the
+// instructions per context of each side (docs/embedding.md, "What Install
+// costs").
+
+#include <cstdlib>
+#include <string>
+
+#include "benchmark/benchmark.h"
+#include "test/benchmarks/bench_env.h"
+#include "v8-context.h"
+#include "v8-isolate.h"
+
+namespace asyncctx {
+namespace {
+
+constexpr int kContexts = 20;
+
+void InstallBench(benchmark::State& state,
+                  bool code_cache,
+                  double target_ratio) {
+  bench::JsEnv env;
+  v8::Isolate* isolate = env.isolate();
+  InstallOptions install;
+  install.code_cache = code_cache;
+  bool failed = false;
+  auto make = [&](bool with_install) {
+    v8::Isolate::Scope isolate_scope(isolate);
+    v8::HandleScope handle_scope(isolate);
+    for (int i = 0; i < kContexts; i++) {
+      v8::Local<v8::Context> context = v8::Context::New(isolate);
+      if (with_install &&
+          !env.runtime()->Install(context, install).FromMaybe(false)) {
+        failed = true;
+      }
+    }
+  };
+  auto ours = [&] { make(true); };
+  auto reference = [&] { make(false); };
+  if (const char* batches = std::getenv("ASYNCCTX_INSTALL_BATCHES")) {
+    const char* side = std::getenv("ASYNCCTX_INSTALL_SIDE");
+    bool run_ours = side != nullptr && std::string(side) == "ours";
+    for (int i = 0; i < std::atoi(batches); i++)
+      run_ours ? ours() : reference();
+    std::exit(failed ? 1 : 0);
+  }
+  for (int warm = 0; warm < 3; warm++) {
+    ours();
+    reference();
+  }
+  if (failed) {
+    state.SkipWithError("Install() failed");
+    return;
+  }
+  bench::PairOptions options;
+  options.ops_per_batch = kContexts;
+  options.target_ratio = target_ratio;
+  state.SetLabel("v8::Context::New alone");
+  bench::RunPaired(state, options, ours, reference);
+  if (failed)
+    state.SkipWithError("Install() failed");
+}
+
+void BM_Install(benchmark::State& state) {
+  InstallBench(state, true, 0.67);
+}
+BENCHMARK(BM_Install)->UseManualTime();
+
+void BM_InstallNoCodeCache(benchmark::State& state) {
+  InstallBench(state, false, 0);
+}
+BENCHMARK(BM_InstallNoCodeCache)->UseManualTime();
+
+}  // namespace
+}  // namespace asyncctx
