@@ -135,14 +135,18 @@ void RuntimeImpl::RunMicrotasks(v8::Local<v8::Context> context) {
   DropDeferredMicrotasks();
   if (callback_scope_depth == 0)
     RecoverFromTermination();
-  // Jobs captured at the root frame run in whatever frame is current (V8
-  // 10.2 only enters non-root captured frames), so the checkpoint starts at
-  // the root: an enterWith in the script that ran before must not leak.
+  // Jobs captured at an undefined frame run in whatever frame is current
+  // (V8 10.2 enters only captured frames that are not undefined), so the
+  // checkpoint starts at the root: an enterWith in the script that ran
+  // before must not leak. (On V8 10.2 the root as undefined: see
+  // compat::CheckpointStartFrame.)
   v8::HandleScope handle_scope(isolate);
   v8::Local<v8::Value> root =
       RootFrame(isolate, ContextState::Find(this, context));
-  if (!context.IsEmpty())
-    compat::SetContinuationData(isolate, context, root);
+  if (!context.IsEmpty()) {
+    compat::SetContinuationData(isolate, context,
+                                compat::CheckpointStartFrame(isolate, root));
+  }
   size_t depth_before = stack_.depth();
   // A context may have its own queue (MicrotaskQueue::New); otherwise this
   // is the isolate's default queue.

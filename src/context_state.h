@@ -60,6 +60,9 @@ enum ContextField {
   // Bumped whenever a microtask checkpoint completes (queueMicrotask's
   // queue of wrapped callbacks is empty then, or stale after termination).
   kContextCheckpointGeneration = 3,
+  // RuntimeOptions::host_checkpoints: the host (or V8, with kAuto) starts
+  // checkpoints, in whatever frame its task left (src/js/thenable_repair.js).
+  kContextHostCheckpoints = 4,
   kContextFieldCount = 8,
 };
 

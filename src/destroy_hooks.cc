@@ -12,6 +12,7 @@
 #include "asyncctx/callback_scope.h"
 #include "src/context_state.h"
 #include "src/external_references.h"
+#include "src/frame.h"
 #include "src/js_bindings.h"
 #include "src/runtime_impl.h"
 #include "src/v8_compat.h"
@@ -113,7 +114,19 @@ void RuntimeImpl::FlushDestroysMicrotask(
     return;
   state->destroy_flush_queued = false;
   BusyScope busy(state->runtime);
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::HandleScope handle_scope(isolate);
+  v8::Local<v8::Context> context = state->context.Get(isolate);
+  // A microtask between two jobs of a checkpoint: the slot is left as the
+  // checkpoint had it, not at the root frame the batch's TaskScope puts
+  // back (on V8 10.2 the thenable repair tells a reaction V8 entered the
+  // root for from a thenable job by it: src/js/thenable_repair.js).
+  v8::Local<v8::Value> frame;
+  if (!context.IsEmpty())
+    frame = CurrentFrame(context);
   state->runtime->EmitDestroyBatch(state);
+  if (!frame.IsEmpty() && !isolate->IsExecutionTerminating())
+    compat::SetContinuationData(isolate, context, frame);
 }
 
 void RuntimeImpl::PostDestroyTask() {

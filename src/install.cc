@@ -346,6 +346,8 @@ std::unique_ptr<ContextState> RuntimeImpl::NewContextState() {
     state->hook_fields[i] = 0;
   state->context_fields[kContextThenableRepair] =
       options_.thenable_repair ? 1 : 0;
+  state->context_fields[kContextHostCheckpoints] =
+      options_.host_checkpoints ? 1 : 0;
   return state;
 }
 

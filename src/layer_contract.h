@@ -33,6 +33,7 @@
   V(kThenableRepair, kContextThenableRepair)                        \
   V(kRepairActive, kContextRepairActive)                            \
   V(kCheckpointGeneration, kContextCheckpointGeneration)            \
+  V(kHostCheckpoints, kContextHostCheckpoints)                      \
   V(kErrorTypeError, static_cast<int>(ErrorType::kError))           \
   V(kErrorTypeTypeError, static_cast<int>(ErrorType::kTypeError))   \
   V(kErrorTypeRangeError, static_cast<int>(ErrorType::kRangeError)) \

@@ -53,6 +53,20 @@ inline constexpr bool kV8PropagatesThenables = true;
 inline constexpr bool kV8PropagatesThenables = false;
 #endif
 
+// The frame a microtask checkpoint of the runtime starts in, given the
+// context's root frame. Before V8 12.4 V8 enters a job's captured frame only
+// when it is not undefined (a job queued at the root object enters it) and
+// clears the slot after such a job: started at undefined, the slot holds the
+// root object at a job's `before` hook only when V8 entered it for a job
+// queued there, which is how the thenable repair tells a reaction queued at
+// the root from a thenable job (src/js/thenable_repair.js).
+inline v8::Local<v8::Value> CheckpointStartFrame(v8::Isolate* isolate,
+                                                 v8::Local<v8::Value> root) {
+  if (kV8PropagatesThenables)
+    return root;
+  return v8::Undefined(isolate);
+}
+
 #if V8_MAJOR_VERSION >= 12
 // A TerminateExecution() that unwinds to C++ with no JavaScript left on the
 // stack ends there: the isolate is no longer terminating once the call

@@ -49,6 +49,8 @@ const {
 const { emitAfter, emitBefore, emitInit } = require('internal/hooks');
 const {
   clearFrameDirty,
+  enterRootJob,
+  leaveRootJob,
   resetDirtyFrame,
 } = require('internal/thenable_repair');
 
@@ -179,14 +181,15 @@ function runQueuedMicrotask() {
   pending--;
   resetDirtyFrame();
   if (frame === null || frame === ROOT) {
-    // The root: nothing to enter; an enterWith inside must not outlive the
-    // callback.
+    // The root, as ROOT (internal/thenable_repair, enterRootJob); an
+    // enterWith inside must not outlive the callback.
+    enterRootJob();
     try {
       callback();
     } catch (err) {
       reportUncaught(err);
     }
-    resetDirtyFrame();
+    leaveRootJob();
     return;
   }
   const previous = swapFrame(frame);

@@ -15,12 +15,15 @@
 'use strict';
 
 const { ObjectFreeze, newList } = primordials;
-const { constants } = binding;
-const { kV8PropagatesThenables } = constants;
+const { constants, contextFields } = binding;
+const {
+  kCheckpointGeneration,
+  kHostCheckpoints,
+  kV8PropagatesThenables,
+} = constants;
 const {
   ROOT,
   getFrame,
-  isRootFrame,
   restoreFrame,
   setFrame,
 } = require('internal/frames');
@@ -33,6 +36,9 @@ const v8PropagatesThenables = kV8PropagatesThenables === 1;
 let savedFrames = newList(16);
 let savedTop = 0;
 const kNoSwap = ObjectFreeze({__proto__: null});
+// The checkpoint generation at the last `after` hook: a `before` that sees
+// another one is the first promise job of a checkpoint (V8 10.2).
+let lastJobGeneration = -1;
 
 function saveFrame(frame) {
   if (savedTop === savedFrames.length) {
@@ -67,12 +73,35 @@ function clearFrameDirty() {
   dirtyFrame = undefined;
 }
 
-// Puts the root back if an enterWith left a frame behind.
+// The root as the slot holds it between jobs. On V8 10.2 that is
+// undefined, never ROOT: the slot holds ROOT at a job's `before` hook only
+// when V8 entered it for a job queued there (enterJobFrame). V8 clears the
+// slot after every job it entered a frame for, the runtime starts its
+// checkpoints at undefined (compat::CheckpointStartFrame), and the layer
+// leaves every job and queued microtask it enters a frame for at undefined.
+const kBetweenJobs = v8PropagatesThenables ? ROOT : undefined;
+
+// Puts the root back (as it is between jobs) if an enterWith left a frame
+// behind.
 function resetDirtyFrame() {
   if (frameDirty) {
     clearFrameDirty();
-    try { setFrame(ROOT); } catch { restoreFrame(ROOT); }
+    try { setFrame(kBetweenJobs); } catch { restoreFrame(kBetweenJobs); }
   }
+}
+
+// Around a job or queued microtask of the root that V8 entered no frame
+// for (V8 10.2): it runs at ROOT, so that a then() inside queues its
+// reaction at the root (which V8 10.2 captures, and enters), and the slot
+// is left as it is between jobs.
+function enterRootJob() {
+  clearFrameDirty();
+  try { setFrame(ROOT); } catch { restoreFrame(ROOT); }
+}
+
+function leaveRootJob() {
+  clearFrameDirty();
+  try { setFrame(kBetweenJobs); } catch { restoreFrame(kBetweenJobs); }
 }
 
 // At V8's `before` hook of a job whose promise recorded `frame` (undefined
@@ -80,54 +109,61 @@ function resetDirtyFrame() {
 //
 // Which frame a job runs in never comes from the promise when V8 has
 // entered one: a reaction job (then, await) runs in the frame its then()
-// was called in, which V8 captured itself and has entered before this hook
-// (whenever that frame is not the root). The promise handed to this hook
-// is the reaction's capability, which user code can supply: a Promise
-// subclass, or a Symbol.species constructor, may return a promise created
-// in another request, or create it inside another store. So a non-root
-// frame found here is the job's own, and is kept. (A frame left behind by
-// an enterWith, told apart by identity, is reset for a job of the root.)
+// was called in, which V8 captured itself and has entered before this hook.
+// The promise handed to this hook is the reaction's capability, which user
+// code can supply: a Promise subclass, or a Symbol.species constructor, may
+// return a promise created in another request, or create it inside another
+// store. So a frame found here is the job's own, and is kept, and that
+// includes ROOT: between jobs the slot is undefined (kBetweenJobs), so ROOT
+// here means that V8 entered it for a reaction queued at the root, whatever
+// its capability's frame. (A frame left behind by an enterWith, told apart
+// by identity, is reset for a job of the root.)
 //
-// Only a thenable job (V8 10.2 enters nothing for it) and a reaction whose
-// then() ran at the root find the root here; the thenable job must run in
-// the frame of the promise it resolves, which the repair enters. (For a
-// reaction from the root on a promise made elsewhere this is the
-// promise's frame too: V8 10.2 gives the hook no way to tell the two
-// apart. docs/semantics.md, "Promise subclasses and species".)
+// Only a job V8 entered nothing for finds undefined: a thenable job (V8
+// 10.2 captures no frame for it), which must run in the frame of the
+// promise it resolves, which the repair enters, or a job of the root,
+// which runs at ROOT. (A reaction whose then() ran while the slot was
+// undefined, outside every job and task the runtime and the layer run,
+// is the one left: docs/semantics.md, "Promise subclasses and species".)
 function enterJobFrame(frame) {
   if (v8PropagatesThenables) {
     saveFrame(kNoSwap);
     return;
   }
   const current = getFrame();
-  if (!isRootFrame(current)) {
-    if (frameDirty && current === dirtyFrame && frame === undefined) {
-      // The frame an enterWith left, reaching a job captured at the root.
-      resetDirtyFrame();
-    } else {
-      // V8 entered the reaction's frame (and resets it after the job).
-      clearFrameDirty();
-    }
-    saveFrame(kNoSwap);
-  } else if (frame !== undefined) {
-    // A thenable job, which V8 10.2 runs in whatever frame is current:
-    // its frame is entered here and the previous one restored after; a
-    // frame left dirty by an enterWith is not restored (it must not
-    // survive the job).
-    saveFrame(frameDirty ? ROOT : current);
+  if (current === undefined ||
+      (current === ROOT && contextFields[kHostCheckpoints] === 1 &&
+       contextFields[kCheckpointGeneration] !== lastJobGeneration)) {
+    // A thenable job, or a job of the root: its frame is entered here and
+    // the slot put back to undefined after. (Or the first promise job of a
+    // checkpoint the host started: the slot is what the host's task left,
+    // ROOT usually, so a thenable job cannot be told from a reaction V8
+    // entered the root for, and it is taken for a thenable job:
+    // docs/semantics.md, "Promise subclasses and species".)
     clearFrameDirty();
+    saveFrame(undefined);
+    const entered = frame === undefined ? ROOT : frame;
     // Saved already: the frame must be entered even at the stack limit.
-    try { setFrame(frame); } catch { restoreFrame(frame); }
+    try { setFrame(entered); } catch { restoreFrame(entered); }
+  } else if (current !== ROOT && frameDirty && current === dirtyFrame &&
+             frame === undefined) {
+    // The frame an enterWith left, reaching a job captured at the root.
+    clearFrameDirty();
+    saveFrame(undefined);
+    try { setFrame(ROOT); } catch { restoreFrame(ROOT); }
   } else {
-    // A job captured at the root: V8 enters nothing, so a frame left by an
-    // enterWith in an earlier job is reset.
-    resetDirtyFrame();
+    // V8 entered the reaction's frame, or ROOT (and resets it after the
+    // job).
+    clearFrameDirty();
     saveFrame(kNoSwap);
   }
 }
 
 // At V8's `after` hook.
 function leaveJobFrame() {
+  if (!v8PropagatesThenables) {
+    lastJobGeneration = contextFields[kCheckpointGeneration];
+  }
   if (savedTop > 0) {
     const frame = savedFrames[--savedTop];
     savedFrames[savedTop] = undefined;
@@ -151,6 +187,8 @@ module.exports = {
   markFrameDirty,
   clearFrameDirty,
   resetDirtyFrame,
+  enterRootJob,
+  leaveRootJob,
   enterJobFrame,
   leaveJobFrame,
   resetAfterTermination,

@@ -76,7 +76,8 @@ class Options:
 def make_program(seed, opts):
     return gen.Program(seed, ambiguous_thenables=opts.ambiguous,
                        dialect="node" if opts.oracle == "node" else
-                       "asyncctx", extended=opts.extended)
+                       "asyncctx", extended=opts.extended,
+                       hook_timers=opts.pollute)
 
 
 def batch_source(programs, side, opts):

@@ -119,7 +119,7 @@ DIALECTS = ("asyncctx", "node")
 
 class Program:
     def __init__(self, seed, ambiguous_thenables=False, size=None,
-                 dialect="asyncctx", extended=False):
+                 dialect="asyncctx", extended=False, hook_timers=False):
         assert dialect in DIALECTS
         self.seed = seed
         self.rng = random.Random(seed)
@@ -145,6 +145,17 @@ class Program:
         self.hook_kinds = [k for k in ("init", "before", "after", "destroy",
                                        "promiseResolve")
                            if rng.random() < 0.5] if self.hooked else []
+        # The hostile mode (--pollute): the hook calls timer methods from its
+        # init, before, after and destroy callbacks (hook_timer_calls). Its
+        # own generator, so the rest of the program is drawn as without.
+        self.timer_calls = None
+        if hook_timers and not self.node:
+            trng = random.Random(seed * 7919 + 23)
+            if not self.hooked and trng.random() < 0.5:
+                self.hooked = True
+                self.hook_kinds = []
+            if self.hooked:
+                self.timer_calls = hook_timer_calls(trng)
         self.defaults = [rng.random() < 0.3 for _ in range(self.n_als)]
         # APM tools patch AsyncResource.prototype.runInAsyncScope; bind()
         # and the AsyncLocalStorage helpers must call the patched method.
@@ -755,7 +766,9 @@ class Program:
             "asyncHooks, queueMicrotask, setTimeout, setImmediate, "
             "clearTimeout, clearImmediate, M, K, P} = $;",
         ]
-        if self.hooked:
+        if self.timer_calls is not None:
+            lines.append(render_timer_hook(self.timer_calls, self.hook_kinds))
+        elif self.hooked:
             callbacks = ", ".join("%s() {}" % k for k in self.hook_kinds)
             lines.append("$.hook = asyncHooks.createHook({%s}).enable();" %
                          callbacks)
@@ -787,6 +800,117 @@ class Program:
                 % (self.seed, "true" if self.hooked else "false",
                    "false" if self.node else "true",
                    indent("\n".join(lines))))
+
+
+# Hook-driven timer calls (the hostile mode, issue 23): the hook of a
+# program calls the methods of the program's timers (refresh, ref, unref,
+# hasRef, clearTimeout / clearImmediate) and makes, refreshes and clears
+# timers of its own (nested timers) from its init, before, after and
+# destroy callbacks, while the shell is creating, running or releasing the
+# timer it reports. Only calls that change nothing a program can observe in
+# Node.js are made, so the model (whose hooks never run) needs nothing: a
+# refresh() during the timer's own init (it is armed from now anyway), unref
+# then ref, clearTimeout of a timer that already ran (after, destroy), and
+# timers of the hook's own whose callbacks do nothing. What they check is
+# that the shell still runs every timer of the program exactly once, in
+# order, and neither crashes nor hangs (docs/semantics.md, the shell's
+# timers; test/js/shell has the per-call tests).
+#
+# The calls, by hook: a list of statements per callback, over `t` (the
+# program's Timeout or Immediate the callback is about, or undefined) and
+# `$T` (the hook's state: its own timers).
+HOOK_TIMER_CALLS = {
+    "init": [
+        "if (t.refresh) t.refresh();",
+        "t.unref(); t.ref();",
+        "$T.n += t.hasRef() ? 1 : 0;",
+        "clearTimeout($T.nested());",
+        "$T.kept.push($T.nested());",
+        "$T.nested().unref();",
+        "if ($T.kept.length) $T.kept[0].refresh();",
+    ],
+    "before": [
+        "t.unref(); t.ref();",
+        "$T.n += t.hasRef() ? 1 : 0;",
+        "if ($T.kept.length) clearTimeout($T.kept.shift());",
+        "$T.kept.push($T.nested());",
+        "if ($T.kept.length) $T.kept[0].refresh();",
+        "$T.nested();",
+    ],
+    "after": [
+        "$T.clear(t);",
+        "t.unref(); t.ref();",
+        "$T.n += t.hasRef() ? 1 : 0;",
+        "if ($T.kept.length) clearTimeout($T.kept.pop());",
+        "$T.kept.push($T.nested());",
+        "if ($T.kept.length) $T.kept[0].refresh();",
+    ],
+    "destroy": [
+        "$T.clear(t);",
+        "t.unref();",
+        "$T.n += t.hasRef() ? 1 : 0;",
+        "if ($T.kept.length) clearTimeout($T.kept.shift());",
+        "$T.kept.push($T.nested());",
+        "if ($T.kept.length) $T.kept[0].refresh();",
+    ],
+}
+
+
+def hook_timer_calls(rng):
+    """Per hook callback, the timer calls it makes (at least one callback
+    makes some)."""
+    calls = {}
+    while not any(calls.values()):
+        for kind, choices in HOOK_TIMER_CALLS.items():
+            calls[kind] = ([rng.choice(choices)
+                            for _ in range(rng.randint(1, 3))]
+                           if rng.random() < 0.6 else [])
+    return calls
+
+
+def render_timer_hook(calls, other_kinds):
+    """The hook of a program with hook-driven timer calls: `init` keeps the
+    program's timers by async id (not the hook's own, made while `busy`, nor
+    one of them re-armed by refresh() under a new id, `$fuzzOwn`: a hook that
+    refreshed its own timers from their hooks would never end, in Node.js
+    too); every callback finds its timer there. No global constructor is
+    used (the hostile realm replaces them, and reports their use)."""
+    lines = [
+        "const $T = {n: 0, busy: false, timers: {__proto__: null}, kept: [],",
+        "  nested() {",
+        "    this.busy = true;",
+        "    try {",
+        "      const t = setTimeout(() => {}, 1);",
+        "      t.$fuzzOwn = true;",
+        "      return t;",
+        "    } finally {",
+        "      this.busy = false;",
+        "    }",
+        "  },",
+        "  clear(t) {",
+        "    if (t.refresh) clearTimeout(t); else clearImmediate(t);",
+        "  },",
+        "};",
+        "$.hook = asyncHooks.createHook({",
+        "  init(id, type, trigger, t) {",
+        "    if ($T.busy || (type !== 'Timeout' && type !== 'Immediate') ||",
+        "        t.$fuzzOwn) return;",
+        "    $T.timers[id] = t;",
+    ]
+    lines += ["    " + c for c in calls["init"]]
+    lines.append("  },")
+    for kind in ("before", "after", "destroy"):
+        lines.append("  %s(id) {" % kind)
+        lines.append("    const t = $T.timers[id];")
+        if kind == "destroy":
+            lines.append("    delete $T.timers[id];")
+        lines.append("    if (t === undefined) return;")
+        lines += ["    " + c for c in calls[kind]]
+        lines.append("  },")
+    if "promiseResolve" in other_kinds:
+        lines.append("  promiseResolve() {},")
+    lines.append("}).enable();")
+    return "\n".join(lines)
 
 
 def weighted(rng, choices):

@@ -335,6 +335,10 @@
 
   // --- async_hooks --------------------------------------------------------
 
+  // The model emits no hook events: its hooks never call their callbacks.
+  // (The hook-driven timer calls of the hostile mode, gen.py's
+  // HOOK_TIMER_CALLS, are calls Node.js makes no observable difference
+  // for, so the model's trace is the same without them.)
   function createHook(callbacks) {
     if (callbacks === null || typeof callbacks !== 'object') {
       throw argTypeError('options');

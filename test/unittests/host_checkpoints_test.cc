@@ -164,6 +164,31 @@ TEST_P(HostCheckpointsTest, JobsFromTheRootIgnoreAnEnterWithInAHostMicrotask) {
   ExpectAtRest("after the reaction");
 }
 
+// Thenable jobs of a checkpoint the host starts, in the frame its task left
+// (the root object): the first promise job, and the ones after a reaction
+// of the root, keep the store of the run they were queued in. (On V8 10.2
+// the repair tells a thenable job from a reaction V8 entered the root for
+// by the slot, which holds the root object only then, except at the first
+// job of a host's checkpoint: thenable_repair.js, lastJobGeneration.
+// Without it the first store is lost; the second is when the repair leaves
+// the slot at the root object after a job instead of undefined.)
+TEST_P(HostCheckpointsTest, ThenableJobsOfAHostCheckpointKeepTheirStore) {
+  EXPECT_EQ(Task("globalThis.seen = [];"
+                 "als.run('first', () => Promise.resolve({ then(resolve) {"
+                 "  seen.push(String(als.getStore())); resolve(); } }));"
+                 "als.run('second', () => Promise.resolve({ then(resolve) {"
+                 "  seen.push(String(als.getStore())); resolve(); } }));"
+                 "Promise.resolve().then(() => {"
+                 "  seen.push(String(als.getStore())); });"
+                 "Promise.resolve({ then(resolve) {"
+                 "  seen.push(String(als.getStore())); resolve(); } });"
+                 "als.run('later', () => Promise.resolve({ then(resolve) {"
+                 "  seen.push(String(als.getStore())); resolve(); } })); 0"),
+            "0");
+  EXPECT_EQ(Task("seen.join()"), "first,second,undefined,undefined,later");
+  ExpectAtRest("after the thenable jobs");
+}
+
 TEST_P(HostCheckpointsTest, TerminationInsideRunIsRecovered) {
   EXPECT_EQ(Task("als.run('leaked', () => { terminateNow(); for (;;) {} })"),
             "terminated");

@@ -94,6 +94,10 @@ for (let i = 0; i < N; i++) sink = new AsyncResource('X');
 createHook({init() {}}).enable();
 for (let i = 0; i < N; i++) sink = new AsyncResource('X');
 """),
+    "await_hooks": ("await inside run, before and after hooks", r"""
+createHook({before() {}, after() {}}).enable();
+als.run(store, async () => { for (let i = 0; i < N; i++) await undefined; });
+"""),
     "publish_none": ("publish, no subscriber", r"""
 { const ch = dc.channel('bench:none'); for (let i = 0; i < N; i++) ch.publish(store); }
 """),
@@ -114,7 +118,8 @@ for (let i = 0; i < N; i++) sink = new AsyncResource('X');
 SCALE = {"getStore_in_run": 10, "getStore_root": 10, "run": 4,
          "run_getStore": 4, "nested": 2, "qm_breadth": 2, "qm_depth": 2,
          "await_in_run": 2, "await_no_store": 2, "resource": 4,
-         "resource_init": 4, "publish_none": 10, "publish_one": 4}
+         "resource_init": 4, "await_hooks": 2, "publish_none": 10,
+         "publish_one": 4}
 
 
 def hosts(v8):
