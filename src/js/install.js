@@ -54,10 +54,10 @@ const {
 let asyncHooks;
 function makeAsyncHooks() {
   if (asyncHooks === undefined) {
-    // Before createHook can be called: enabling a hook refreshes the
-    // promise hooks, which their module registers with internal/hooks when
-    // it runs.
-    require('internal/promise_hooks');
+    // AsyncLocalStorage's module runs internal/promise_hooks, before
+    // createHook can be called: enabling a hook refreshes the promise hooks,
+    // which that module registers with internal/hooks when it runs (test
+    // HooksTest.AHookEnabledFirstInAFreshContextSeesPromises).
     asyncHooks = ObjectFreeze({
       __proto__: null,
       createHook: require('internal/hooks').createHook,

@@ -57,6 +57,21 @@ TEST_F(HooksTest, PromiseEventsOnlyWhileAHookWantsThem) {
   EXPECT_EQ(RunNumber("inits"), 2);
 }
 
+// A hook enabled first thing in a context (Install runs no module of the
+// promise hooks: asyncHooks runs it before createHook can be called) sees
+// the context's promises.
+TEST_F(HooksTest, AHookEnabledFirstInAFreshContextSeesPromises) {
+  v8::Local<v8::Context> fresh = v8::Context::New(isolate());
+  ASSERT_TRUE(runtime()->Install(fresh).FromMaybe(false));
+  EXPECT_EQ(RunStringIn(fresh, R"JS(
+    globalThis.types = [];
+    asyncHooks.createHook({init(id, type) { types.push(type); }}).enable();
+    Promise.resolve().then(() => {});
+    types.join()
+  )JS"),
+            "PROMISE,PROMISE");
+}
+
 TEST(HookErrorTest, HostHandlerReceivesTheHookNameAndStack) {
   std::vector<std::string> errors;
   std::vector<std::string> stacks;
