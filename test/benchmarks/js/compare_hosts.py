@@ -60,9 +60,10 @@ DEFAULT_FILES = [
     "async_resource.js",
     "diagnostics_channel.js",
 ]
-LINE = re.compile(r"^(?P<name>[^:|]+): [\d.]+M ops/s \((?P<ns>[\d.]+) ns\)"
+LINE = re.compile(r"^(?P<name>[^:|]+): (?:[\d.]+M ops/s \((?P<ns>[\d.]+) ns\)"
+                  r"|(?P<bytes>[\d.]+) bytes/op)"
                   r"(?:.*?ratio (?P<ratio>[\d.]+)x)?")
-NEEDS_GC = {"async_resource.js"}
+NEEDS_GC = {"async_resource.js", "memory.js"}
 
 
 def with_harness(path, tmp):
@@ -189,7 +190,10 @@ def run_file(host_cmd, path, kind="node", timed_out=None):
         m = LINE.match(line)
         if m:
             ratio = m.group("ratio")
-            rows[m.group("name").strip()] = (float(m.group("ns")),
+            # memory.js prints bytes/op: they take the ns column's place
+            # (its rows are named as bytes; lower is better, like ns).
+            value = m.group("ns") or m.group("bytes")
+            rows[m.group("name").strip()] = (float(value),
                                              float(ratio) if ratio else None)
     return rows
 
@@ -249,9 +253,9 @@ def host_version(label, argv):
     return "%s (%s)" % (label, out[0] if out else "?")
 
 
-def compare_peers(files, runs, shell_override=None):
+def compare_peers(files, runs, shell_override=None, skip=()):
     """One table: ns per host, then ours/Bun and ours/each peer ratios."""
-    hosts = peer_hosts()
+    hosts = [h for h in peer_hosts() if h[0] not in skip]
     if shell_override:
         hosts = [(l, [shell_override[l]] + a[1:], k, None)
                  if l in shell_override else (l, a, k, m)
@@ -324,6 +328,9 @@ def main():
                         help="seconds one host may take for one file "
                         "(default %(default)s); with --peers its missing "
                         "rows read TIMEOUT")
+    parser.add_argument("--skip", action="append", default=[],
+                        help="with --peers: leave out this host (its label, "
+                        "e.g. workerd); may repeat")
     parser.add_argument("files", nargs="*")
     args = parser.parse_args()
     TIMEOUT = args.timeout
@@ -334,7 +341,7 @@ def main():
             override["ours 13.6"] = args.shell136
         if args.shell146:
             override["ours 14.6"] = args.shell146
-        compare_peers(files, args.runs, override)
+        compare_peers(files, args.runs, override, args.skip)
         return
     if args.v8:
         major = {"13.6": "24", "14.6": "26"}[args.v8]
