@@ -91,10 +91,18 @@ const swapFrame = nativeSwapFrame !== undefined ? nativeSwapFrame :
 //
 // `span` is the number of nodes from this one down to the first node with an
 // index (`table`), or to the end of the frame; `table` is this node's index
-// of its frame, or undefined. Both are set when `next` is (linkNode).
+// of its frame, or undefined. `base` is the index of this layer that a
+// lookup of a key not in the nodes above it can go to straight away (the
+// table of the first node at or below this one that has one), and `mask`
+// the bits of the ids of the keys of the nodes above that node (keyBit):
+// a key whose bit is not in the head's mask is in none of those nodes, so a
+// lookup skips the walk (see internal/async_context's lookup). `base` is
+// undefined where that does not hold: no index of this layer below, another
+// layer's index on the way, or a key that cannot have an id. All four are
+// set when `next` is (linkNode).
 function newNode(key, value, next) {
   const node = {key, value, next, resource: undefined, span: 1,
-                table: undefined};
+                table: undefined, base: undefined, mask: 0};
   if (next !== undefined) linkNode(node, next);
   return node;
 }
@@ -250,6 +258,11 @@ function ensureKeyId(key) {
 function tableLookup(table, key) {
   const id = keyIdOf(key);
   if (id < 0) return kMissing;
+  return tableGet(table, id);
+}
+
+// The value of the key whose id is `id` (>= 0) in `table`, or kMissing.
+function tableGet(table, id) {
   let shift = table.shift;
   if ((id >>> shift) >= kWidth) return kMissing;
   let array = table.root;
@@ -337,7 +350,14 @@ function indexNode(node) {
     const entry = entries[i];
     array[id & kMask] = isRemoval(entry) ? kMissing : entry.value;
   }
-  node.table = {__proto__: null, root, shift, layer: kLayer};
+  // A plain literal, like the nodes: a `__proto__: null` literal would be a
+  // dictionary-mode object, whose every read is a generic LoadIC call (over
+  // 50 ns each, three of them per lookup that reaches an index).
+  const table = {root, shift, layer: kLayer};
+  node.table = table;
+  // Its own index is the nearest (see newNode).
+  node.base = table;
+  node.mask = 0;
 }
 
 // Sets node.next, and the span that follows from it. A `next` whose own
@@ -346,7 +366,34 @@ function indexNode(node) {
 function linkNode(node, next) {
   node.next = next;
   if (next.table === undefined && next.span >= kSpan) indexNode(next);
-  node.span = next.table === undefined ? next.span + 1 : 1;
+  const table = next.table;
+  node.span = table === undefined ? next.span + 1 : 1;
+  // The skip to the index below (see newNode). Frames without an index pay
+  // one load here, and no id is looked up.
+  let base;
+  let mask;
+  if (table === undefined) {
+    // Only this layer's: its masks hold this layer's ids (another layer's
+    // node passes on its own layer's index, which this layer cannot use).
+    base = next.base;
+    if (base !== undefined && base.layer !== kLayer) return;
+    mask = next.mask;
+  } else if (table.layer === kLayer) {
+    base = table;
+    mask = 0;
+  }
+  if (base !== undefined) {
+    const id = keyIdOf(node.key);
+    if (id < 0) return;
+    node.base = base;
+    node.mask = mask | keyBit(id);
+  }
+}
+
+// The bit of a key id in a node's mask: bits 0 to 29, so that every mask is
+// a small integer (a field of a node that never needs a heap number).
+function keyBit(id) {
+  return 1 << (id % 30);
 }
 
 function copyUpTo(node, stop, tail) {
@@ -417,6 +464,9 @@ module.exports = {
   newNode,
   linkTail,
   tableLookup,
+  tableGet,
+  keyIdOf,
+  keyBit,
   ensureKeyId,
   ROOT,
   kMissing,

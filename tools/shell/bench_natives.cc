@@ -7,6 +7,8 @@
 #include "v8-function.h"
 #include "v8-isolate.h"
 #include "v8-object.h"
+#include "v8-primitive.h"
+#include "v8-statistics.h"
 #include "v8-template.h"
 
 namespace asyncctx {
@@ -22,6 +24,33 @@ void Enqueue(const v8::FunctionCallbackInfo<v8::Value>& info) {
   }
 }
 
+// heapStatistics(): {usedHeapSize, totalHeapSize, mallocedMemory} from
+// Isolate::GetHeapStatistics, for the memory benchmark.
+void HeapStatisticsOf(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::Local<v8::Context> context = isolate->GetCurrentContext();
+  v8::HeapStatistics stats;
+  isolate->GetHeapStatistics(&stats);
+  v8::Local<v8::Object> result = v8::Object::New(isolate);
+  const struct {
+    const char* name;
+    size_t value;
+  } fields[] = {
+      {"usedHeapSize", stats.used_heap_size()},
+      {"totalHeapSize", stats.total_heap_size()},
+      {"mallocedMemory", stats.malloced_memory()},
+  };
+  for (const auto& field : fields) {
+    if (result
+            ->Set(context, ToV8String(isolate, field.name),
+                  v8::Number::New(isolate, static_cast<double>(field.value)))
+            .IsNothing()) {
+      return;
+    }
+  }
+  info.GetReturnValue().Set(result);
+}
+
 }  // namespace
 
 bool InstallBenchNatives(v8::Local<v8::Context> context) {
@@ -30,6 +59,7 @@ bool InstallBenchNatives(v8::Local<v8::Context> context) {
   v8::Local<v8::Function> constructor;
   if (!SetFunction(context, natives, "emptyFunction", Empty) ||
       !SetFunction(context, natives, "enqueueMicrotask", Enqueue) ||
+      !SetFunction(context, natives, "heapStatistics", HeapStatisticsOf) ||
       !v8::FunctionTemplate::New(isolate, Empty)
            ->GetFunction(context)
            .ToLocal(&constructor) ||

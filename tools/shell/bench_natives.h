@@ -5,7 +5,11 @@
 //   emptyFunction()          an API function that does nothing
 //   EmptyConstructor(...)    an API constructor that does nothing
 //   enqueueMicrotask(fn)     Isolate::EnqueueMicrotask, nothing else
-// The C++ benchmarks install the same three.
+//   heapStatistics()         {usedHeapSize, totalHeapSize, mallocedMemory}
+//                            in bytes, from Isolate::GetHeapStatistics (for
+//                            test/benchmarks/js/memory.js; testing and
+//                            benchmarks only)
+// The C++ benchmarks install the first three.
 
 #ifndef TOOLS_SHELL_BENCH_NATIVES_H_
 #define TOOLS_SHELL_BENCH_NATIVES_H_

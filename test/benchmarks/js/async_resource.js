@@ -51,13 +51,26 @@ async function constructEmpty(n) {
 }
 const macrotask = () => new Promise((resolve) => setTimeout(resolve, 0));
 let destroyed = 0;
+// Set when a host's destroy hooks do not fire (Bun: its createHook accepts
+// hooks and never calls them), which would otherwise wait forever.
+let destroysMissing = false;
 async function constructAndCollect(n) {
+  if (destroysMissing) return;
   const target = destroyed + n;
   await construct(n);
   gc();
   await macrotask();
-  // With a destroy hook, wait until every destroy was emitted.
-  while (destroyHook !== undefined && destroyed < target) await macrotask();
+  // With a destroy hook, wait until every destroy was emitted, or until 200
+  // macrotasks in a row brought none.
+  for (let idle = 0; destroyHook !== undefined && destroyed < target;) {
+    const before = destroyed;
+    await macrotask();
+    idle = destroyed === before ? idle + 1 : 0;
+    if (idle >= 200) {
+      destroysMissing = true;
+      return;
+    }
+  }
 }
 let destroyHook;
 
@@ -80,6 +93,12 @@ let destroyHook;
 
   destroyHook = createHook({destroy() { destroyed++; }}).enable();
   const p3 = await timeShapes(N_GC, {constructAndCollect}, 5, 1);
+  destroyHook.disable();
+  if (destroysMissing) {
+    console.log('new AsyncResource, destroy hook: not measured, ' +
+                `${destroyed} destroy hooks fired (this host does not call them)`);
+    return;
+  }
   line('new AsyncResource, destroy hook, + gc + destroys',
        p3.constructAndCollect, 'no hook + gc', gcBase.constructAndCollect, 0.2);
 })();

@@ -28,6 +28,10 @@ runs it as an ES module; Bun has require already), and `gc` where the file
 needs it (Bun.gc, Deno's --v8-flags=--expose-gc). workerd runs it as the
 test() handler of a nodejs_compat worker from a config written at run time;
 a missing peer is reported as skipped, loudly, on stderr and in the table.
+Every run of a file in a host is limited to --timeout seconds (300): a host
+that takes longer is killed, the rows it printed before are kept, and its
+missing rows read TIMEOUT (a benchmark that waits for an event a host never
+sends must not hang the table).
 Hosts run alternately (each run goes through every host before the next). This script keeps, per host and per
 line, the fastest ns over the runs and the median of the runs' ratios (a
 2-core machine shared with builds moves single runs by 2x; other processes
@@ -56,9 +60,10 @@ DEFAULT_FILES = [
     "async_resource.js",
     "diagnostics_channel.js",
 ]
-LINE = re.compile(r"^(?P<name>[^:|]+): [\d.]+M ops/s \((?P<ns>[\d.]+) ns\)"
+LINE = re.compile(r"^(?P<name>[^:|]+): (?:[\d.]+M ops/s \((?P<ns>[\d.]+) ns\)"
+                  r"|(?P<bytes>[\d.]+) bytes/op)"
                   r"(?:.*?ratio (?P<ratio>[\d.]+)x)?")
-NEEDS_GC = {"async_resource.js"}
+NEEDS_GC = {"async_resource.js", "memory.js"}
 
 
 def with_harness(path, tmp):
@@ -135,16 +140,47 @@ def gc_flags(kind, path):
             "workerd": []}.get(kind, ["--expose-gc"])
 
 
-def run_file(host_cmd, path, kind="node"):
+# Seconds one host may take for one file (--timeout); a host that takes
+# longer is killed and its missing rows read TIMEOUT in the table.
+TIMEOUT = 300
+
+
+class TimedOut:
+    """What a host that ran out of time printed before it was killed."""
+
+    def __init__(self, stdout, stderr):
+        self.stdout = stdout
+        self.stderr = stderr
+        self.returncode = None
+
+
+def run_file(host_cmd, path, kind="node", timed_out=None):
+    """{row name: (ns, ratio)} of one run of `path` in a host. A run that
+    exceeds TIMEOUT is killed: its rows so far are kept, and `timed_out`
+    (a set, if given) gets the file's name."""
     flags = gc_flags(kind, path)
     with tempfile.TemporaryDirectory() as tmp:
-        out = subprocess.run(host_cmd + flags + write_script(kind, path, tmp),
-                             cwd=ROOT, stdin=subprocess.DEVNULL,
-                             capture_output=True, text=True, timeout=900)
-    if out.returncode != 0 and kind == "node":
+        try:
+            out = subprocess.run(host_cmd + flags +
+                                 write_script(kind, path, tmp),
+                                 cwd=ROOT, stdin=subprocess.DEVNULL,
+                                 capture_output=True, text=True,
+                                 timeout=TIMEOUT)
+        except subprocess.TimeoutExpired as e:
+            decode = lambda b: (b.decode("utf-8", "replace")
+                                if isinstance(b, bytes) else (b or ""))
+            out = TimedOut(decode(e.stdout), decode(e.stderr))
+            sys.stderr.write("compare_hosts: TIMEOUT after %d s: %s on %s\n"
+                             % (TIMEOUT, " ".join(host_cmd),
+                                os.path.basename(path)))
+            if timed_out is not None:
+                timed_out.add(os.path.basename(path))
+    if out.returncode is None and kind == "node" and timed_out is None:
+        raise SystemExit("%s timed out on %s" % (" ".join(host_cmd), path))
+    if out.returncode not in (None, 0) and kind == "node":
         sys.stderr.write(out.stdout + out.stderr)
         raise SystemExit("%s failed on %s" % (" ".join(host_cmd), path))
-    if out.returncode != 0:
+    if out.returncode not in (None, 0):
         sys.stderr.write("compare_hosts: %s failed on %s:\n%s" % (
             " ".join(host_cmd), os.path.basename(path),
             (out.stdout + out.stderr)[-2000:]))
@@ -154,7 +190,10 @@ def run_file(host_cmd, path, kind="node"):
         m = LINE.match(line)
         if m:
             ratio = m.group("ratio")
-            rows[m.group("name").strip()] = (float(m.group("ns")),
+            # memory.js prints bytes/op: they take the ns column's place
+            # (its rows are named as bytes; lower is better, like ns).
+            value = m.group("ns") or m.group("bytes")
+            rows[m.group("name").strip()] = (float(value),
                                              float(ratio) if ratio else None)
     return rows
 
@@ -214,9 +253,9 @@ def host_version(label, argv):
     return "%s (%s)" % (label, out[0] if out else "?")
 
 
-def compare_peers(files, runs, shell_override=None):
+def compare_peers(files, runs, shell_override=None, skip=()):
     """One table: ns per host, then ours/Bun and ours/each peer ratios."""
-    hosts = peer_hosts()
+    hosts = [h for h in peer_hosts() if h[0] not in skip]
     if shell_override:
         hosts = [(l, [shell_override[l]] + a[1:], k, None)
                  if l in shell_override else (l, a, k, m)
@@ -242,10 +281,12 @@ def compare_peers(files, runs, shell_override=None):
     for path in files:
         # Alternating: every run goes through every host before the next.
         samples = {l: {} for l in labels}
+        timeouts = {l: set() for l in labels}
         order = []
         for _ in range(runs):
             for label, argv, kind, _ in present:
-                for name, (ns, _r) in run_file(argv, path, kind).items():
+                rows = run_file(argv, path, kind, timeouts[label])
+                for name, (ns, _r) in rows.items():
                     if name not in order and label == labels[0]:
                         order.append(name)
                     samples[label].setdefault(name, []).append(ns)
@@ -253,7 +294,8 @@ def compare_peers(files, runs, shell_override=None):
             best = {l: statistics.median(samples[l][name])
                     for l in labels if samples[l].get(name)}
             row = [os.path.basename(path), name]
-            row += ["%.1f" % best[l] if l in best else "-" for l in labels]
+            row += ["%.1f" % best[l] if l in best else
+                    "TIMEOUT" if timeouts[l] else "-" for l in labels]
             for o in ours:
                 for p in peers:
                     # Above 1: ours is faster (peer ns / ours ns).
@@ -268,6 +310,7 @@ def fmt_ratio(value):
 
 
 def main():
+    global TIMEOUT
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--shell",
@@ -281,8 +324,16 @@ def main():
                         help="with --peers: the 13.6 shell to use")
     parser.add_argument("--shell-14.6", dest="shell146", default=None,
                         help="with --peers: the 14.6 shell to use")
+    parser.add_argument("--timeout", type=int, default=TIMEOUT,
+                        help="seconds one host may take for one file "
+                        "(default %(default)s); with --peers its missing "
+                        "rows read TIMEOUT")
+    parser.add_argument("--skip", action="append", default=[],
+                        help="with --peers: leave out this host (its label, "
+                        "e.g. workerd); may repeat")
     parser.add_argument("files", nargs="*")
     args = parser.parse_args()
+    TIMEOUT = args.timeout
     if args.peers:
         files = args.files or [os.path.join(HERE, f) for f in DEFAULT_FILES]
         override = {}
@@ -290,7 +341,7 @@ def main():
             override["ours 13.6"] = args.shell136
         if args.shell146:
             override["ours 14.6"] = args.shell146
-        compare_peers(files, args.runs, override)
+        compare_peers(files, args.runs, override, args.skip)
         return
     if args.v8:
         major = {"13.6": "24", "14.6": "26"}[args.v8]

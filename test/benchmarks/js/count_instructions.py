@@ -75,6 +75,14 @@ als.run(store, async () => { for (let i = 0; i < N; i++) await undefined; });
     "await_no_store": ("await, no store", r"""
 (async () => { for (let i = 0; i < N; i++) await undefined; })();
 """),
+    "getStore_unset": ("getStore() of an unset instance, 1 instance entered", r"""
+als2.run(store, () => { let s; for (let i = 0; i < N; i++) s = als.getStore(); sink = s; });
+"""),
+    "getStore_unset_wide": ("getStore() of an unset instance, 10,000 entered", r"""
+als2.run(store, () => {
+  for (let i = 0; i < 10000; i++) new AsyncLocalStorage().enterWith(i);
+  let s; for (let i = 0; i < N; i++) s = als.getStore(); sink = s; });
+"""),
     "qm_breadth": ("queueMicrotask breadth, no store", r"""
 for (let i = 0; i < N; i++) qm(noop);
 """),
@@ -115,7 +123,8 @@ als.run(store, async () => { for (let i = 0; i < N; i++) await undefined; });
 }
 
 
-SCALE = {"getStore_in_run": 10, "getStore_root": 10, "run": 4,
+SCALE = {"getStore_in_run": 10, "getStore_root": 10, "getStore_unset": 10,
+         "getStore_unset_wide": 10, "run": 4,
          "run_getStore": 4, "nested": 2, "qm_breadth": 2, "qm_depth": 2,
          "await_in_run": 2, "await_no_store": 2, "resource": 4,
          "resource_init": 4, "await_hooks": 2, "publish_none": 10,
@@ -155,9 +164,13 @@ def main():
     parser.add_argument("--v8", default="14.6", choices=["10.2", "13.6", "14.6"])
     parser.add_argument("--rows", default=",".join(ROWS))
     parser.add_argument("--n", type=int, default=200000)
+    parser.add_argument("--shell-only", action="store_true",
+                        help="count our shell only (no Node column)")
     args = parser.parse_args()
     rows = args.rows.split(",")
     host_list = hosts(args.v8)
+    if args.shell_only:
+        host_list = host_list[:1]
     print("| measurement | %s | node instr / ours |" %
           " | ".join("%s instr/op" % h for h, _ in host_list))
     print("|---|" + "---:|" * (len(host_list) + 1))
@@ -176,7 +189,8 @@ def main():
                 per_op.append((counts[1] - counts[0]) / (5.0 * base))
             print("| %s | %s | %.2f |" % (
                 desc, " | ".join("%.0f" % p for p in per_op),
-                per_op[1] / per_op[0] if per_op[0] > 0 else float("nan")),
+                per_op[1] / per_op[0] if len(per_op) > 1 and per_op[0] > 0
+                else float("nan")),
                 flush=True)
 
 
