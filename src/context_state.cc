@@ -14,7 +14,7 @@ namespace internal {
 
 void ContextState::AbandonHandles() {
   for (v8::Global<v8::Function>* function :
-       {&emit_init, &emit_before, &emit_after, &emit_destroy_batch,
+       {&layer_function, &emit_init, &emit_before, &emit_after, &emit_destroy_batch,
         &refresh_promise_hooks, &frame_with, &frame_lookup, &invalid_arg_type,
         &make_node_error, &reset_after_termination,
         &als_get_store, &variable_get}) {
@@ -93,7 +93,26 @@ v8::Local<v8::Function> ContextState::LayerFunction(
     FatalUsage("ContextState::LayerFunction",
                "the member is not a function of ASYNCCTX_LAYER_FUNCTIONS");
   }
-  return LayerFunction(context, &(this->*member), name);
+  v8::Global<v8::Function>* slot = &(this->*member);
+  v8::Isolate* isolate = runtime->isolate();
+  if (!slot->IsEmpty())
+    return slot->Get(isolate);
+  // internals.layerFunction(name) (src/js/install.js).
+  v8::EscapableHandleScope handle_scope(isolate);
+  v8::Local<v8::Function> get =
+      LayerFunction(context, &layer_function, "layerFunction");
+  v8::Local<v8::String> key;
+  if (get.IsEmpty() || !v8::String::NewFromUtf8(isolate, name).ToLocal(&key))
+    return {};
+  v8::Local<v8::Value> argv[] = {key};
+  v8::Local<v8::Value> function;
+  if (!get->Call(context, v8::Undefined(isolate), 1, argv).ToLocal(&function) ||
+      !function->IsFunction()) {
+    return {};
+  }
+  slot->Reset(isolate, function.As<v8::Function>());
+  slot->SetWeak();
+  return handle_scope.Escape(function.As<v8::Function>());
 }
 
 v8::Local<v8::Function> ContextState::LayerFunction(

@@ -146,6 +146,7 @@ struct ContextState {
   // them alive through its embedder data). Empty until their first use:
   // read them through LayerFunction().
   v8::Global<v8::Array> resources;
+  v8::Global<v8::Function> layer_function;  // internals.layerFunction
   v8::Global<v8::Function> emit_init;
   v8::Global<v8::Function> emit_before;
   v8::Global<v8::Function> emit_after;

@@ -287,6 +287,24 @@ class LayerSourceResource : public v8::String::ExternalOneByteStringResource {
 
 }  // namespace
 
+v8::Local<v8::FunctionTemplate> RuntimeImpl::BindingTemplate(size_t index) {
+  v8::Isolate* isolate = this->isolate();
+  v8::EscapableHandleScope handle_scope(isolate);
+  if (binding_templates_.size() < kBindingFunctionCount)
+    binding_templates_.resize(kBindingFunctionCount);
+  v8::Global<v8::FunctionTemplate>& slot = binding_templates_[index];
+  if (slot.IsEmpty()) {
+    const BindingFunction& binding = kBindingFunctions[index];
+    CheckExternalReference(reinterpret_cast<intptr_t>(binding.callback));
+    slot.Reset(isolate, v8::FunctionTemplate::New(
+                            isolate, binding.callback, v8::Local<v8::Value>(),
+                            v8::Local<v8::Signature>(), binding.length,
+                            v8::ConstructorBehavior::kThrow));
+    slot.SetWeak();
+  }
+  return handle_scope.Escape(slot.Get(isolate));
+}
+
 v8::MaybeLocal<v8::String> RuntimeImpl::LayerSource() {
   v8::Isolate* isolate = this->isolate();
   v8::EscapableHandleScope handle_scope(isolate);

@@ -266,6 +266,14 @@ const BindingFunction kBindingFunctions[] = {
 };
 const size_t kBindingFunctionCount = std::size(kBindingFunctions);
 
+// The binding functions that never read info.Data() (no ContextState): see
+// NewBindingObject.
+const v8::FunctionCallback kStatelessBindings[] = {
+    GetFrame,           SetFrame,          SwapFrame,
+    EnqueueMicrotask,   EnqueueOrGetFrame, FatalStackCorruption,
+    NewConstructorBinding, DefineLazyValueBinding,
+};
+
 v8::MaybeLocal<v8::Object> NewBindingHolder(v8::Local<v8::Context> context,
                                             ContextState* state) {
   v8::Isolate* isolate = compat::IsolateOf(context);
@@ -374,14 +382,22 @@ v8::MaybeLocal<v8::Object> NewBindingObject(v8::Local<v8::Context> context,
   v8::Local<v8::Function> get_frame;
   v8::Local<v8::Function> set_frame;
   bool v8_accessors = compat::FrameAccessors(context, &get_frame, &set_frame);
-  for (const BindingFunction& f : kBindingFunctions) {
+  for (size_t i = 0; i < kBindingFunctionCount; i++) {
+    const BindingFunction& f = kBindingFunctions[i];
     if (v8_accessors && (std::strcmp(f.name, "getFrame") == 0 ||
                          std::strcmp(f.name, "setFrame") == 0 ||
                          std::strcmp(f.name, "swapFrame") == 0)) {
       continue;
     }
+    // The ones that need no state share one template per runtime (a
+    // function of its own per context, but no template and
+    // SharedFunctionInfo of its own); the others carry `holder`.
+    bool stateless = false;
+    for (v8::FunctionCallback callback : kStatelessBindings)
+      stateless = stateless || callback == f.callback;
     v8::Local<v8::Function> fn;
-    if (!NewNativeFunction(context, f.callback, holder, f.length)
+    if (!(stateless ? state->runtime->BindingTemplate(i)->GetFunction(context)
+                    : NewNativeFunction(context, f.callback, holder, f.length))
              .ToLocal(&fn) ||
         binding->Set(context, Str(isolate, f.name), fn).IsNothing()) {
       return {};

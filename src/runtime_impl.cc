@@ -131,6 +131,8 @@ void RuntimeImpl::OnIsolateTornDown(void* data) {
   runtime->teardown_watch_.Abandon();
   AbandonGlobal(&runtime->stack_views_);
   AbandonGlobal(&runtime->layer_tables_);
+  for (v8::Global<v8::FunctionTemplate>& binding : runtime->binding_templates_)
+    AbandonGlobal(&binding);
   AbandonGlobal(&runtime->layer_source_);
   for (v8::Global<v8::Context>& context : runtime->deferred_drops_)
     AbandonGlobal(&context);

@@ -49,6 +49,7 @@
 #include "v8-persistent-handle.h"
 #include "v8-primitive.h"
 #include "v8-script.h"
+#include "v8-template.h"
 
 namespace asyncctx {
 namespace internal {
@@ -198,6 +199,11 @@ class RuntimeImpl final : public Runtime {
   // JavaScript object stands in for it until the scope closes.
   void OrphanHostResource(AsyncResource* resource);
 
+  // The template of binding function `index` (kBindingFunctions) for the
+  // ones that take no per-context data, made on first use and kept weakly:
+  // every context's function shares it (and V8's SharedFunctionInfo).
+  v8::Local<v8::FunctionTemplate> BindingTemplate(size_t index);
+
  private:
   // The installed contexts' states in install order, copied so that the
   // caller may call into JavaScript (which may collect a context and erase
@@ -282,6 +288,8 @@ class RuntimeImpl final : public Runtime {
   // The binding's tables every installed context shares, made in the
   // context of stack_views_ (install.cc); weak, as stack_views_.
   v8::Global<v8::Array> layer_tables_;
+  // BindingTemplate's, by index (weak).
+  std::vector<v8::Global<v8::FunctionTemplate>> binding_templates_;
   // The JavaScript layer's source as a V8 string (external: over the
   // library's own bytes), weak: the scripts compiled from it keep it alive.
   // One string for every Install keeps V8's per-isolate compilation cache

@@ -737,11 +737,16 @@ def empty_comment_lines(module):
 def generate(order):
     """The script, and [(module id, line offset)].
 
-    The script is `((...fns) => function(binding) {...})(f1, f2, ...)`:
-    each module is a function written at the script's top level, so its
-    only scope is its own parameters, named by what it imports (module,
-    primordials, binding, require); the linker's table of modules and the
-    binding are not in its scope. Each module gets a `require` that reaches
+    The script is `((makeModule) => function(binding) {...})((function() {
+    switch (arguments[0]) { case 0: return (function(...) {...}); ... }
+    }))`:
+    each module is a function written inside a function that declares no
+    name, so its only scope is its own parameters, named by what it imports
+    (module, primordials, binding, require); the linker's table of modules
+    and the binding are not in its scope. A module's function is made
+    (makeModule(index)) only when the module runs: V8 gives each function it
+    makes a cell per function literal inside it, so a context pays nothing
+    for the modules it never runs. Each module gets a `require` that reaches
     only the modules it imports (the entry's also reaches the modules of
     ASYNCCTX_LAYER_FUNCTIONS, through the ids the binding lists, and the
     modules it names lazily). A module runs at its first `require`, and its
@@ -752,7 +757,7 @@ def generate(order):
     lines = [
         "// The asyncctx JavaScript layer, linked by tools/js2c.py.",
         "'use strict';",
-        "((...fns) => function(binding) {",
+        "((makeModule) => function(binding) {",
         "const modules = {__proto__: null};",
         "const loaders = {__proto__: null};",
         "const load = (id) => {",
@@ -776,23 +781,27 @@ def generate(order):
                              set(module.reachable))
                 args.append("requireOf({__proto__: null%s})" % "".join(
                     ", '%s': true" % mid for mid in ids))
-        lines.append("loaders['%s'] = () => fns[%d](%s);" % (
+        lines.append("loaders['%s'] = () => makeModule(%d)(%s);" % (
             module.id, index, ", ".join(args)))
     lines.append("return load('%s');" % ENTRY)
-    lines.append("})(")
+    # `arguments`, not a parameter: the modules' functions have their own.
+    lines.append("})((function() {")
+    lines.append("switch (arguments[0]) {")
     offsets = []
-    for module in order:
+    for index, module in enumerate(order):
         body = empty_comment_lines(module)
         # The module's first line (its copyright comment) holds the opening
         # of its function, so its lines keep their numbers.
         offsets.append((module.id, len(lines)))
         # In parentheses: V8 compiles it eagerly (with the script, so that
         # the code cache holds it too, whether or not Install runs it).
-        lines.append("(function(%s) {" % ", ".join(module.params))
+        lines.append("case %d: return (function(%s) {" % (
+            index, ", ".join(module.params)))
         lines.extend(body[1:])
         lines.append("return module.exports;")
-        lines.append("}),")
-    lines.append(");")
+        lines.append("});")
+    lines.append("}")
+    lines.append("}));")
     return "\n".join(lines) + "\n", offsets
 
 

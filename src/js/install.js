@@ -141,8 +141,21 @@ function installFinalizationRegistry(global) {
   return true;
 }
 
+// internals.layerFunction(name): the function of ASYNCCTX_LAYER_FUNCTIONS
+// called `name`, from the module the table names, which runs now if it has
+// not yet (ContextState::LayerFunction asks once for each). The table is
+// pairs of (function name, module id); tools/js2c.py checks at build time
+// that each module exports its function.
+function layerFunction(name) {
+  for (let i = 0; i < layerFunctions.length; i += 2) {
+    if (layerFunctions[i] === name) return require(layerFunctions[i + 1])[name];
+  }
+  return undefined;
+}
+
 const internals = {
   __proto__: null,
+  layerFunction,
   // For DefineGlobals (src/install.cc).
   installFinalizationRegistry,
   resources,
@@ -165,20 +178,6 @@ const internals = {
     return require('internal/async_context').variableGet;
   },
 };
-// Pairs of (function name, module id); tools/js2c.py checks at build time
-// that each module exports its function. Each is a getter that runs its
-// module at the first read (C++ reads each once and keeps it).
-function defineLayerFunction(name, id) {
-  ObjectDefineProperty(internals, name, {
-    __proto__: null,
-    get: () => require(id)[name],
-    enumerable: false,
-    configurable: false,
-  });
-}
-for (let i = 0; i < layerFunctions.length; i += 2) {
-  defineLayerFunction(layerFunctions[i], layerFunctions[i + 1]);
-}
 
 module.exports = {
   __proto__: null,

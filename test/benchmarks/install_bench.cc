@@ -20,15 +20,22 @@
 // of one side only (ASYNCCTX_INSTALL_SIDE=ours or reference) and exits, so
 // that `valgrind --tool=cachegrind` at two values of N gives the
 // instructions per context of each side (docs/embedding.md, "What Install
-// costs").
+// costs"). With ASYNCCTX_INSTALL_HEAP=1 it prints instead the median heap
+// bytes (v8::HeapStatistics::used_heap_size) that one v8::Context::New and
+// one Install add, over 41 contexts (run it with a new space large enough
+// that no scavenge falls inside: node --min-semi-space-size=64
+// --max-semi-space-size=64 for the 13.6 and 14.6 builds).
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "benchmark/benchmark.h"
 #include "test/benchmarks/bench_env.h"
 #include "v8-context.h"
 #include "v8-isolate.h"
+#include "v8-statistics.h"
 
 namespace asyncctx {
 namespace {
@@ -56,6 +63,29 @@ void InstallBench(benchmark::State& state,
   };
   auto ours = [&] { make(true); };
   auto reference = [&] { make(false); };
+  if (std::getenv("ASYNCCTX_INSTALL_HEAP") != nullptr) {
+    std::vector<double> context_bytes;
+    std::vector<double> install_bytes;
+    auto used = [isolate] {
+      v8::HeapStatistics statistics;
+      isolate->GetHeapStatistics(&statistics);
+      return static_cast<double>(statistics.used_heap_size());
+    };
+    for (int i = 0; i < 41; i++) {
+      v8::Isolate::Scope isolate_scope(isolate);
+      v8::HandleScope handle_scope(isolate);
+      double before = used();
+      v8::Local<v8::Context> context = v8::Context::New(isolate);
+      double made = used();
+      if (!env.runtime()->Install(context, install).FromMaybe(false))
+        failed = true;
+      context_bytes.push_back(made - before);
+      install_bytes.push_back(used() - made);
+    }
+    std::printf("heap bytes: v8::Context::New %.0f, Install %.0f\n",
+                bench::Median(context_bytes), bench::Median(install_bytes));
+    std::exit(failed ? 1 : 0);
+  }
   if (const char* batches = std::getenv("ASYNCCTX_INSTALL_BATCHES")) {
     const char* side = std::getenv("ASYNCCTX_INSTALL_SIDE");
     bool run_ours = side != nullptr && std::string(side) == "ours";
