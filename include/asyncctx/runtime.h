@@ -76,8 +76,10 @@ struct InstallOptions {
   // whose cleanup callbacks run in the context frame current when the
   // registry was constructed, as the TC39 AsyncContext proposal asks; V8's
   // own runs them in whatever frame is current (docs/semantics.md,
-  // "FinalizationRegistry"). Nothing is replaced when the global is missing
-  // or is not V8's constructor at Install.
+  // "FinalizationRegistry"). The global and the prototype's `constructor`
+  // become lazy data properties with their attributes: the constructor is
+  // made at the first read of either. Nothing is replaced when the global
+  // is missing or is not a data property at Install.
   bool finalization_registry_context = true;
   // Compile the JavaScript layer with the process-wide V8 code cache (made
   // by the first Install() of the process that has this on, and shared by
