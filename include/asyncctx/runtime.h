@@ -79,7 +79,8 @@ struct InstallOptions {
   // "FinalizationRegistry"). The global and the prototype's `constructor`
   // become lazy data properties with their attributes: the constructor is
   // made at the first read of either. Nothing is replaced when the global
-  // is missing or is not a data property at Install.
+  // is missing at Install; one a script replaced before Install is what the
+  // replacement wraps (the library takes the global's value as V8's).
   bool finalization_registry_context = true;
   // Compile the JavaScript layer with the process-wide V8 code cache (made
   // by the first Install() of the process that has this on, and shared by
