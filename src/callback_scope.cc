@@ -167,8 +167,7 @@ CallbackScope::~CallbackScope() {
   if (!failed_ && !terminated_ && state->HasHooks(kHookAfter)) {
     // A terminated hook counts even where V8 >= 12 has already ended the
     // termination by the time CallHook returns.
-    if (CallHook(isolate, context, state, &ContextState::emit_after,
-                 async_id_))
+    if (CallHook(isolate, context, state, &ContextState::emit_after, async_id_))
       terminated_ = true;
   }
 

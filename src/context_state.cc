@@ -14,9 +14,9 @@ namespace internal {
 
 void ContextState::AbandonHandles() {
   for (v8::Global<v8::Function>* function :
-       {&layer_function, &emit_init, &emit_before, &emit_after, &emit_destroy_batch,
-        &refresh_promise_hooks, &frame_with, &frame_lookup, &invalid_arg_type,
-        &make_node_error, &reset_after_termination,
+       {&layer_function, &emit_init, &emit_before, &emit_after,
+        &emit_destroy_batch, &refresh_promise_hooks, &frame_with, &frame_lookup,
+        &invalid_arg_type, &make_node_error, &reset_after_termination,
         &als_get_store, &variable_get}) {
     AbandonGlobal(function);
   }
@@ -83,6 +83,11 @@ ContextState* ContextState::FindOrDie(const RuntimeImpl* runtime,
 v8::Local<v8::Function> ContextState::LayerFunction(
     v8::Local<v8::Context> context,
     v8::Global<v8::Function> ContextState::*member) {
+  v8::Global<v8::Function>* slot = &(this->*member);
+  v8::Isolate* isolate = runtime->isolate();
+  // The common case, on the hooks' and frames' paths: read before.
+  if (!slot->IsEmpty())
+    return slot->Get(isolate);
   const char* name = nullptr;
 #define ASYNCCTX_LAYER_FUNCTION_NAME(js_name, module, field) \
   if (member == &ContextState::field)                        \
@@ -93,10 +98,6 @@ v8::Local<v8::Function> ContextState::LayerFunction(
     FatalUsage("ContextState::LayerFunction",
                "the member is not a function of ASYNCCTX_LAYER_FUNCTIONS");
   }
-  v8::Global<v8::Function>* slot = &(this->*member);
-  v8::Isolate* isolate = runtime->isolate();
-  if (!slot->IsEmpty())
-    return slot->Get(isolate);
   // internals.layerFunction(name) (src/js/install.js).
   v8::EscapableHandleScope handle_scope(isolate);
   v8::Local<v8::Function> get =

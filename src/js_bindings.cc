@@ -249,9 +249,9 @@ void DefineLazyValueBinding(const v8::FunctionCallbackInfo<v8::Value>& info) {
   bool defined;
   if (!info[0]
            .As<v8::Object>()
-           ->SetLazyDataProperty(
-               context, info[1].As<v8::String>(), MakeLazyGlobal, info[3],
-               static_cast<v8::PropertyAttribute>(attributes))
+           ->SetLazyDataProperty(context, info[1].As<v8::String>(),
+                                 MakeLazyGlobal, info[3],
+                                 static_cast<v8::PropertyAttribute>(attributes))
            .To(&defined)) {
     return;
   }
@@ -269,9 +269,14 @@ const size_t kBindingFunctionCount = std::size(kBindingFunctions);
 // The binding functions that never read info.Data() (no ContextState): see
 // NewBindingObject.
 const v8::FunctionCallback kStatelessBindings[] = {
-    GetFrame,           SetFrame,          SwapFrame,
-    EnqueueMicrotask,   EnqueueOrGetFrame, FatalStackCorruption,
-    NewConstructorBinding, DefineLazyValueBinding,
+    GetFrame,
+    SetFrame,
+    SwapFrame,
+    EnqueueMicrotask,
+    EnqueueOrGetFrame,
+    FatalStackCorruption,
+    NewConstructorBinding,
+    DefineLazyValueBinding,
 };
 
 v8::MaybeLocal<v8::Object> NewBindingHolder(v8::Local<v8::Context> context,

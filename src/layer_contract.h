@@ -64,7 +64,7 @@
   V(trackDestroy, TrackDestroy, 2)                 \
   V(markDestroyedByHand, MarkDestroyedByHand, 1)   \
   V(hostResourceAt, HostResourceAt, 1)             \
-  V(newConstructor, NewConstructorBinding, 3)     \
+  V(newConstructor, NewConstructorBinding, 3)      \
   V(defineLazyValue, DefineLazyValueBinding, 4)
 
 // The other properties of the binding object (see NewBindingObject):
@@ -92,16 +92,16 @@
 // internals at its first use (ContextState::LayerFunction); the layer fills
 // its internals from this table (binding.layerFunctions: name, module,
 // name, module, ...), with getters that run the module then.
-#define ASYNCCTX_LAYER_FUNCTIONS(V)                                         \
-  V(emitInit, "internal/hooks", emit_init)                                  \
-  V(emitBefore, "internal/hooks", emit_before)                              \
-  V(emitAfter, "internal/hooks", emit_after)                                \
-  V(emitDestroyBatch, "internal/hooks", emit_destroy_batch)                 \
-  V(refreshPromiseHooks, "internal/promise_hooks", refresh_promise_hooks)   \
-  V(frameWith, "internal/frames", frame_with)                               \
-  V(frameLookup, "internal/frames", frame_lookup)                           \
-  V(invalidArgType, "internal/errors", invalid_arg_type)                    \
-  V(makeNodeError, "internal/errors", make_node_error)                      \
+#define ASYNCCTX_LAYER_FUNCTIONS(V)                                       \
+  V(emitInit, "internal/hooks", emit_init)                                \
+  V(emitBefore, "internal/hooks", emit_before)                            \
+  V(emitAfter, "internal/hooks", emit_after)                              \
+  V(emitDestroyBatch, "internal/hooks", emit_destroy_batch)               \
+  V(refreshPromiseHooks, "internal/promise_hooks", refresh_promise_hooks) \
+  V(frameWith, "internal/frames", frame_with)                             \
+  V(frameLookup, "internal/frames", frame_lookup)                         \
+  V(invalidArgType, "internal/errors", invalid_arg_type)                  \
+  V(makeNodeError, "internal/errors", make_node_error)                    \
   V(resetAfterTermination, "internal/termination", reset_after_termination)
 
 // The prefix of the layer's script name: stacks made for the user leave

@@ -36,9 +36,9 @@
 
 const {
   FinalizationRegistryCtor,
-  ObjectDefineProperty,
   ObjectFreeze,
   ObjectGetOwnPropertyDescriptor,
+  defineValue,
 } = primordials;
 const { constants, defineLazyValue, layerFunctions } = binding;
 const { kAttributeReadOnly, kAttributeDontEnum, kAttributeDontDelete } =
@@ -101,14 +101,11 @@ function attributesOf(descriptor) {
       (descriptor.configurable ? 0 : kAttributeDontDelete);
 }
 
+// `key` of `object` as a data property holding `value`, with the attributes
+// of `descriptor` (what the property had).
 function redefine(object, key, value, descriptor) {
-  ObjectDefineProperty(object, key, {
-    __proto__: null,
-    value,
-    writable: descriptor.writable,
-    enumerable: descriptor.enumerable,
-    configurable: descriptor.configurable,
-  });
+  defineValue(object, key, value, descriptor.writable, descriptor.enumerable,
+              descriptor.configurable);
 }
 
 function replaceWithLayers(object, key, descriptor) {

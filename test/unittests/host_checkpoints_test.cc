@@ -56,12 +56,12 @@ class HostCheckpointsTest
                 [](const v8::FunctionCallbackInfo<v8::Value>& info) {
                   info.GetIsolate()->TerminateExecution();
                 });
-    SetFunction(context, "enqueueRaw",
-                [](const v8::FunctionCallbackInfo<v8::Value>& info) {
-                  if (info[0]->IsFunction())
-                    info.GetIsolate()->EnqueueMicrotask(
-                        info[0].As<v8::Function>());
-                });
+    SetFunction(
+        context, "enqueueRaw",
+        [](const v8::FunctionCallbackInfo<v8::Value>& info) {
+          if (info[0]->IsFunction())
+            info.GetIsolate()->EnqueueMicrotask(info[0].As<v8::Function>());
+        });
     Task("globalThis.als = new AsyncLocalStorage(); 0");
   }
 
@@ -151,15 +151,16 @@ TEST_P(HostCheckpointsTest, EnterWithWithAPendingReactionThenTheNextTask) {
 // thenable_repair.js's dirtyFrame, and resets it; the thenable job fails
 // with the `dirtyFrame = getFrame()` mutant).
 TEST_P(HostCheckpointsTest, JobsFromTheRootIgnoreAnEnterWithInAHostMicrotask) {
-  EXPECT_EQ(Task("globalThis.seen = [];"
-                 "enqueueRaw(() => {"
-                 "  als.enterWith('raw'); seen.push(String(als.getStore())); });"
-                 "Promise.resolve().then(() => {"
-                 "  seen.push(String(als.getStore())); });"
-                 "enqueueRaw(() => als.enterWith('again'));"
-                 "Promise.resolve({ then(resolve) {"
-                 "  seen.push(String(als.getStore())); resolve(); } }); 0"),
-            "0");
+  EXPECT_EQ(
+      Task("globalThis.seen = [];"
+           "enqueueRaw(() => {"
+           "  als.enterWith('raw'); seen.push(String(als.getStore())); });"
+           "Promise.resolve().then(() => {"
+           "  seen.push(String(als.getStore())); });"
+           "enqueueRaw(() => als.enterWith('again'));"
+           "Promise.resolve({ then(resolve) {"
+           "  seen.push(String(als.getStore())); resolve(); } }); 0"),
+      "0");
   EXPECT_EQ(Task("seen.join()"), "raw,undefined,undefined");
   ExpectAtRest("after the reaction");
 }

@@ -191,10 +191,16 @@ TEST_F(InstallTest, FinalizationRegistryIsReplacedWithItsAttributes) {
     })()
   )JS";
   const std::string kReplaced = "true,true,1,FinalizationRegistry";
+  // A new context where `before` ran, with the builtin saved first.
+  auto prepared = [&](const char* before) {
+    v8::Local<v8::Context> context = v8::Context::New(isolate());
+    RunStringIn(context, kSaveBuiltin);
+    RunStringIn(context, before);
+    return context;
+  };
 
   // The prototype's constructor read first, then the global.
-  v8::Local<v8::Context> first = v8::Context::New(isolate());
-  RunStringIn(first, kSaveBuiltin);
+  v8::Local<v8::Context> first = prepared("''");
   ASSERT_TRUE(runtime()->Install(first).FromMaybe(false));
   EXPECT_EQ(RunStringIn(first,
                         "const c = builtin.prototype.constructor;"
@@ -204,22 +210,18 @@ TEST_F(InstallTest, FinalizationRegistryIsReplacedWithItsAttributes) {
             "function,true,false,true,true,false,true,true," + kReplaced);
 
   // A non-configurable (writable) global is replaced at once.
-  v8::Local<v8::Context> fixed = v8::Context::New(isolate());
-  RunStringIn(fixed, kSaveBuiltin);
-  RunStringIn(fixed,
-              "Object.defineProperty(globalThis, 'FinalizationRegistry', "
-              "{configurable: false}); ''");
+  v8::Local<v8::Context> fixed = prepared(
+      "Object.defineProperty(globalThis, 'FinalizationRegistry', "
+      "{configurable: false}); ''");
   ASSERT_TRUE(runtime()->Install(fixed).FromMaybe(false));
   EXPECT_EQ(RunStringIn(fixed, kDescribe),
             "function,true,false,false,true,false,true,true," + kReplaced);
 
   // A prototype constructor that cannot change: Install fails and puts the
   // builtin back.
-  v8::Local<v8::Context> frozen = v8::Context::New(isolate());
-  RunStringIn(frozen, kSaveBuiltin);
-  RunStringIn(frozen,
-              "Object.defineProperty(builtin.prototype, 'constructor', "
-              "{writable: false, configurable: false}); ''");
+  v8::Local<v8::Context> frozen = prepared(
+      "Object.defineProperty(builtin.prototype, 'constructor', "
+      "{writable: false, configurable: false}); ''");
   {
     v8::TryCatch try_catch(isolate());
     EXPECT_TRUE(runtime()->Install(frozen).IsNothing());
