@@ -8,6 +8,15 @@
 // globals) and calls InitForContext() on an isolated-vm isolate's thread
 // with the v8::Locker held. InitForContext() puts one function, `install`,
 // on the object it is given; the wrapper calls it inside the context.
+// installSync() saves two of those three isolated-vm calls: it stages the
+// settings on Node's thread (stage()), and createSync(), which isolated-vm
+// runs on the calling thread, finds them there and installs at once.
+//
+// Errors reach the caller's onError without an ivm.Callback: install()
+// takes a handler token that acquire() made in Node's isolate; the context
+// keeps it (a private External, released when the context is collected or
+// its isolate disposed), and an error is posted as an isolated-vm task to
+// Node's isolate, where the handler is called.
 //
 // Each isolated-vm isolate gets one asyncctx::Runtime, created by its first
 // install and destroyed when isolated-vm disposes the isolate: isolated-vm
@@ -19,6 +28,7 @@
 
 #include <dlfcn.h>
 #include <link.h>
+#include <sys/random.h>
 
 #include <atomic>
 #include <cstdint>
@@ -38,6 +48,7 @@
 #include "node.h"
 #include "v8-context.h"
 #include "v8-exception.h"
+#include "v8-external.h"
 #include "v8-function.h"
 #include "v8-isolate.h"
 #include "v8-json.h"
@@ -137,6 +148,8 @@ const IvmApi* FindIvmApi() {
   return nullptr;
 }
 
+struct HandlerRef;
+
 // One isolated-vm isolate's runtime.
 struct IsolateRecord {
   v8::Isolate* isolate = nullptr;
@@ -149,6 +162,9 @@ struct IsolateRecord {
   // Its address is the record's key in isolated-vm's weak-callback map
   // (never dereferenced there).
   char weak_key = 0;
+  // The error handlers of its installed contexts (each also weakly held by
+  // its context). Only touched with the isolate locked.
+  absl::flat_hash_map<HandlerRef*, std::unique_ptr<HandlerRef>> handler_refs;
 };
 
 absl::Mutex g_mutex;
@@ -181,6 +197,8 @@ bool CallIvm(Fn&& fn, std::string* what) {
   return false;
 }
 
+void ReleaseHandlerRefs(IsolateRecord* record);
+
 // Runs on the isolate's thread with the isolate entered and locked, before
 // Isolate::Dispose(). Only a record that g_records owns has a weak callback
 // (RecordFor() registers it after inserting; only this erases), and `param`
@@ -209,6 +227,7 @@ void OnEnvironmentDisposed(void* param) {
                  what.c_str());
   }
   v8::HandleScope scope(owned->isolate);
+  ReleaseHandlerRefs(owned.get());
   owned->runtime.reset();
   g_destroyed.fetch_add(1, std::memory_order_relaxed);
 }
@@ -222,6 +241,150 @@ class PostedTask final : public v8::Task {
  private:
   std::function<void()> task_;
 };
+
+// ---------------------------------------------------------------------------
+// Errors back to Node's thread.
+
+// The Node side of one Node environment (the addon's instance there): the
+// onError handlers its installs acquired. `handlers` and `next_id` are only
+// touched on Node's thread; `holder` and `api` are set by the first
+// acquire(), before any handler of this sink can reach an isolate.
+struct NodeSink {
+  v8::Isolate* isolate = nullptr;
+  v8::Global<v8::Context> context;
+  const IvmApi* api = nullptr;
+  // isolated-vm's holder of Node's isolate: tasks posted to it run on
+  // Node's thread. Weak: isolated-vm owns it.
+  std::weak_ptr<IvmHolder> holder;
+  absl::flat_hash_map<uint64_t, v8::Global<v8::Function>> handlers;
+  uint64_t next_id = 1;
+  // Set by the environment's cleanup hook: posted work is dropped.
+  std::atomic<bool> closed{false};
+};
+
+// Runs `task` on Node's thread, as an isolated-vm task of Node's isolate
+// (in the order posted). False if the sink is closed or the task could not
+// be posted.
+bool PostToNode(const std::shared_ptr<NodeSink>& sink,
+                std::function<void(NodeSink*)> task) {
+  if (sink->closed.load(std::memory_order_acquire) || sink->api == nullptr)
+    return false;
+  std::shared_ptr<IvmHolder> holder = sink->holder.lock();
+  if (holder == nullptr)
+    return false;
+  std::string what;
+  if (!CallIvm(
+          [&] {
+            sink->api->holder_schedule_task(
+                holder.get(),
+                std::make_unique<PostedTask>([sink, task = std::move(task)] {
+                  if (!sink->closed.load(std::memory_order_acquire))
+                    task(sink.get());
+                }),
+                /*run_inline=*/false, /*wake_isolate=*/true,
+                /*handle_task=*/false);
+          },
+          &what)) {
+    std::fprintf(stderr,
+                 "asyncctx-isolated-vm: ScheduleTask (Node) failed: %s\n",
+                 what.c_str());
+    return false;
+  }
+  return true;
+}
+
+// A handler acquire() made and no context has taken yet, by its token: an
+// unguessable string, so that code inside an isolate that reaches an
+// `install` function cannot take another install's handler.
+struct Claim {
+  std::shared_ptr<NodeSink> sink;
+  uint64_t id = 0;
+};
+absl::flat_hash_map<std::string, Claim>* g_claims ABSL_GUARDED_BY(g_mutex) =
+    nullptr;
+
+// Moves the claim for `token` out of the table; false if there is none.
+bool TakeClaim(const std::string& token, Claim* out) {
+  absl::MutexLock lock(&g_mutex);
+  if (g_claims == nullptr)
+    return false;
+  auto it = g_claims->find(token);
+  if (it == g_claims->end())
+    return false;
+  *out = std::move(it->second);
+  g_claims->erase(it);
+  return true;
+}
+
+// One installed context's handler: the context holds `external` (as a
+// private value of its global), which holds this; freed when the External
+// is collected or the isolate disposed, releasing the Node-side function.
+struct HandlerRef {
+  std::shared_ptr<NodeSink> sink;
+  uint64_t id = 0;
+  v8::Global<v8::External> external;
+  IsolateRecord* record = nullptr;
+};
+
+void ReleaseOnNode(std::unique_ptr<HandlerRef> ref) {
+  uint64_t id = ref->id;
+  PostToNode(ref->sink, [id](NodeSink* sink) { sink->handlers.erase(id); });
+}
+
+void ReleaseHandlerRefs(IsolateRecord* record) {
+  auto refs = std::move(record->handler_refs);
+  for (auto& [raw, ref] : refs) {
+    ref->external.Reset();
+    ReleaseOnNode(std::move(ref));
+  }
+}
+
+// First-pass weak callback: only Reset and bookkeeping, no V8 calls.
+void OnHandlerRefCollected(const v8::WeakCallbackInfo<HandlerRef>& info) {
+  HandlerRef* raw = info.GetParameter();
+  raw->external.Reset();
+  auto it = raw->record->handler_refs.find(raw);
+  if (it == raw->record->handler_refs.end())
+    return;
+  std::unique_ptr<HandlerRef> ref = std::move(it->second);
+  raw->record->handler_refs.erase(it);
+  ReleaseOnNode(std::move(ref));
+}
+
+// On Node's thread: calls handler `id` with (kind, hook, message, stack),
+// as a Node callback (an exception it throws is Node's uncaught exception).
+void DeliverError(NodeSink* sink,
+                  uint64_t id,
+                  const std::string& kind,
+                  const std::string& hook,
+                  const std::string& message,
+                  const std::string& stack) {
+  v8::Isolate* isolate = sink->isolate;
+  auto it = sink->handlers.find(id);
+  if (it == sink->handlers.end() || sink->context.IsEmpty()) {
+    std::fprintf(stderr, "asyncctx-isolated-vm: %s: %s\n", kind.c_str(),
+                 stack.empty() ? message.c_str() : stack.c_str());
+    return;
+  }
+  v8::HandleScope scope(isolate);
+  v8::Local<v8::Context> context = sink->context.Get(isolate);
+  v8::Context::Scope context_scope(context);
+  auto str = [&](const std::string& s) -> v8::Local<v8::Value> {
+    v8::Local<v8::String> out;
+    if (!v8::String::NewFromUtf8(isolate, s.data(), v8::NewStringType::kNormal,
+                                 static_cast<int>(s.size()))
+             .ToLocal(&out)) {
+      return v8::Undefined(isolate);
+    }
+    return out;
+  };
+  v8::Local<v8::Value> argv[] = {str(kind), str(hook), str(message),
+                                 str(stack)};
+  v8::Local<v8::Function> handler = it->second.Get(isolate);
+  // Its result is not used; a throw is reported by Node itself.
+  (void)node::MakeCallback(isolate, context->Global(), handler, 4, argv,
+                           node::async_context{0, 0});
+}
 
 v8::Local<v8::String> Str(v8::Isolate* isolate, const char* s) {
   return v8::String::NewFromUtf8(isolate, s, v8::NewStringType::kInternalized)
@@ -239,9 +402,9 @@ v8::Local<v8::Private> ErrorHandlerKey(v8::Isolate* isolate) {
                              Str(isolate, "asyncctx-isolated-vm:onError"));
 }
 
-// Calls the context's error handler (an ivm.Callback the wrapper passed to
-// install) with (kind, hook, message, stack); prints to stderr if there is
-// none or it cannot be called.
+// Posts (kind, hook, message, stack) to the context's error handler on
+// Node's thread; prints to stderr if the context has none or Node's side is
+// gone.
 void ReportError(v8::Isolate* isolate,
                  v8::Local<v8::Context> context,
                  const char* kind,
@@ -252,20 +415,17 @@ void ReportError(v8::Isolate* isolate,
     return;
   v8::HandleScope scope(isolate);
   v8::TryCatch try_catch(isolate);
-  v8::Local<v8::Value> handler;
+  v8::Local<v8::Value> value;
   if (context->Global()
           ->GetPrivate(context, ErrorHandlerKey(isolate))
-          .ToLocal(&handler) &&
-      handler->IsFunction()) {
-    v8::Local<v8::Value> argv[] = {
-        Str(isolate, kind),
-        v8::String::NewFromUtf8(isolate, hook.c_str()).ToLocalChecked(),
-        v8::String::NewFromUtf8(isolate, message.c_str()).ToLocalChecked(),
-        v8::String::NewFromUtf8(isolate, stack.c_str()).ToLocalChecked(),
-    };
-    if (!handler.As<v8::Function>()
-             ->Call(context, v8::Undefined(isolate), 4, argv)
-             .IsEmpty()) {
+          .ToLocal(&value) &&
+      value->IsExternal()) {
+    auto* ref = static_cast<HandlerRef*>(value.As<v8::External>()->Value());
+    uint64_t id = ref->id;
+    if (PostToNode(ref->sink, [id, kind = std::string(kind), hook, message,
+                               stack](NodeSink* sink) {
+          DeliverError(sink, id, kind, hook, message, stack);
+        })) {
       return;
     }
   }
@@ -475,21 +635,51 @@ bool ReadName(v8::Isolate* isolate,
   return true;
 }
 
-// install(settingsJson, onError): inside the context to install into;
-// settingsJson is {names..., codeCache}.
-void InstallCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
-  v8::Isolate* isolate = info.GetIsolate();
-  v8::Local<v8::Context> context = isolate->GetCurrentContext();
+// Gives the installed context the handler of `token` (if it is still
+// unclaimed): false only with an exception thrown.
+bool AttachHandler(v8::Isolate* isolate,
+                   v8::Local<v8::Context> context,
+                   IsolateRecord* record,
+                   const std::string& token) {
+  Claim claim;
+  if (!TakeClaim(token, &claim))
+    return true;
+  auto ref = std::make_unique<HandlerRef>();
+  HandlerRef* raw = ref.get();
+  raw->sink = std::move(claim.sink);
+  raw->id = claim.id;
+  raw->record = record;
+  v8::Local<v8::External> external = v8::External::New(isolate, raw);
+  if (context->Global()
+          ->SetPrivate(context, ErrorHandlerKey(isolate), external)
+          .IsNothing()) {
+    ReleaseOnNode(std::move(ref));
+    return false;
+  }
+  raw->external.Reset(isolate, external);
+  raw->external.SetWeak(raw, OnHandlerRefCollected,
+                        v8::WeakCallbackType::kParameter);
+  record->handler_refs.emplace(raw, std::move(ref));
+  return true;
+}
+
+// Installs into `context` (entered): `settings` is the JSON text
+// {names..., codeCache} or not a string (defaults); `token` names the
+// handler acquire() made ('' for none). False with an exception thrown.
+bool DoInstall(v8::Isolate* isolate,
+               v8::Local<v8::Context> context,
+               v8::Local<v8::Value> settings,
+               const std::string& token) {
   InstallOptions install;
   // isolated-vm makes no snapshots: the layer's code cache is safe here.
   install.code_cache = true;
-  if (info.Length() > 0 && info[0]->IsString()) {
+  if (settings->IsString()) {
     v8::Local<v8::Value> parsed;
-    if (!v8::JSON::Parse(context, info[0].As<v8::String>()).ToLocal(&parsed))
-      return;
+    if (!v8::JSON::Parse(context, settings.As<v8::String>()).ToLocal(&parsed))
+      return false;
     if (!parsed->IsObject()) {
       isolate->ThrowError("asyncctx-isolated-vm: names must be an object");
-      return;
+      return false;
     }
     auto names = parsed.As<v8::Object>();
     if (!ReadName(isolate, context, names, "AsyncLocalStorage",
@@ -504,29 +694,48 @@ void InstallCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
                   &install.async_hooks) ||
         !ReadName(isolate, context, names, "diagnosticsChannel",
                   &install.diagnostics_channel)) {
-      return;
+      return false;
     }
     v8::Local<v8::Value> code_cache;
     if (!names->Get(context, Str(isolate, "codeCache")).ToLocal(&code_cache))
-      return;
+      return false;
     if (code_cache->IsBoolean())
       install.code_cache = code_cache->IsTrue();
   }
   IsolateRecord* record = RecordFor(isolate, context);
   if (record == nullptr)
-    return;
+    return false;
   if (record->runtime->Install(context, install).IsNothing())
-    return;
+    return false;
   // Only now: a failed or repeated install leaves the handler as it was.
-  if (info.Length() > 1 && info[1]->IsFunction()) {
-    if (context->Global()
-            ->SetPrivate(context, ErrorHandlerKey(isolate), info[1])
-            .IsNothing()) {
-      return;
-    }
-  }
-  info.GetReturnValue().Set(true);
+  return token.empty() || AttachHandler(isolate, context, record, token);
 }
+
+// install(settingsJson, token): inside the context to install into.
+void InstallCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  v8::Local<v8::Context> context = isolate->GetCurrentContext();
+  std::string token;
+  if (info.Length() > 1 && info[1]->IsString())
+    token = ToStd(isolate, info[1]);
+  if (DoInstall(
+          isolate, context,
+          info.Length() > 0 ? info[0] : v8::Undefined(isolate).As<v8::Value>(),
+          token)) {
+    info.GetReturnValue().Set(true);
+  }
+}
+
+// What installSync() staged on Node's thread for the createSync() it is
+// about to make; InitForContext() on the same thread takes it.
+struct Staged {
+  bool pending = false;
+  std::string settings;
+  std::string token;
+  // 0: not taken; 1: installed; -1: the install threw.
+  int result = 0;
+};
+thread_local Staged t_staged;
 
 }  // namespace
 }  // namespace isolated_vm
@@ -538,24 +747,151 @@ ASYNCCTX_IVM_EXPORT void InitForContext(v8::Isolate* isolate,
                                         v8::Local<v8::Object> target) {
   using asyncctx::isolated_vm::InstallCallback;
   using asyncctx::isolated_vm::Str;
+  using asyncctx::isolated_vm::t_staged;
+  if (t_staged.pending) {
+    // installSync()'s createSync(), run by isolated-vm on Node's thread:
+    // install now. Taken first, so that nothing this runs can take it again.
+    t_staged.pending = false;
+    std::string settings = std::move(t_staged.settings);
+    std::string token = std::move(t_staged.token);
+    v8::TryCatch try_catch(isolate);
+    v8::Local<v8::String> text;
+    bool installed =
+        v8::String::NewFromUtf8(isolate, settings.data(),
+                                v8::NewStringType::kNormal,
+                                static_cast<int>(settings.size()))
+            .ToLocal(&text) &&
+        asyncctx::isolated_vm::DoInstall(isolate, context, text, token);
+    // On failure the wrapper calls install() to get isolated-vm's copy of
+    // the error: a failed install changed nothing, so it fails the same way.
+    t_staged.result = installed ? 1 : -1;
+    if (installed)
+      return;
+  }
   v8::Local<v8::Function> install;
   if (!v8::Function::New(context, InstallCallback).ToLocal(&install))
     return;
   target->Set(context, Str(isolate, "install"), install).Check();
 }
 
+namespace asyncctx {
+namespace isolated_vm {
 namespace {
 
-// stats() in Node's isolate: {live, created, destroyed} runtimes.
+NodeSink* SinkOf(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  return static_cast<std::shared_ptr<NodeSink>*>(
+             info.Data().As<v8::External>()->Value())
+      ->get();
+}
+
+std::shared_ptr<NodeSink> SharedSinkOf(
+    const v8::FunctionCallbackInfo<v8::Value>& info) {
+  return *static_cast<std::shared_ptr<NodeSink>*>(
+      info.Data().As<v8::External>()->Value());
+}
+
+std::string RandomToken() {
+  unsigned char bytes[16];
+  size_t got = 0;
+  while (got < sizeof(bytes)) {
+    ssize_t n = getrandom(bytes + got, sizeof(bytes) - got, 0);
+    if (n <= 0) {
+      std::fprintf(stderr, "asyncctx-isolated-vm: fatal: getrandom failed\n");
+      std::abort();
+    }
+    got += static_cast<size_t>(n);
+  }
+  std::string out;
+  for (unsigned char b : bytes)
+    absl::StrAppend(&out, absl::Hex(b, absl::kZeroPad2));
+  return out;
+}
+
+// acquire(fn) -> token: keeps fn as an error handler until a context that
+// took the token is gone, or release(token). Called after
+// require('isolated-vm') (index.js), on Node's thread.
+void AcquireCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  if (info.Length() < 1 || !info[0]->IsFunction()) {
+    isolate->ThrowError("asyncctx-isolated-vm: acquire() takes a function");
+    return;
+  }
+  std::shared_ptr<NodeSink> sink = SharedSinkOf(info);
+  if (sink->api == nullptr) {
+    const IvmApi* api = FindIvmApi();
+    std::shared_ptr<IvmHolder> holder;
+    std::string what;
+    if (api == nullptr ||
+        !CallIvm([&] { holder = api->holder_get_current(); }, &what) ||
+        holder == nullptr) {
+      isolate->ThrowError(
+          "asyncctx-isolated-vm: isolated-vm is not loaded in this Node.js "
+          "environment");
+      return;
+    }
+    sink->holder = holder;
+    sink->api = api;
+  }
+  uint64_t id = sink->next_id++;
+  sink->handlers.emplace(
+      id, v8::Global<v8::Function>(isolate, info[0].As<v8::Function>()));
+  std::string token = RandomToken();
+  {
+    absl::MutexLock lock(&g_mutex);
+    if (g_claims == nullptr)
+      g_claims = new absl::flat_hash_map<std::string, Claim>();
+    (*g_claims)[token] = Claim{sink, id};
+  }
+  info.GetReturnValue().Set(
+      v8::String::NewFromUtf8(isolate, token.c_str()).ToLocalChecked());
+}
+
+// release(token): drops a handler no context took (a failed install).
+void ReleaseCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  if (info.Length() < 1 || !info[0]->IsString())
+    return;
+  Claim claim;
+  if (!TakeClaim(ToStd(isolate, info[0]), &claim))
+    return;
+  uint64_t id = claim.id;
+  if (claim.sink.get() == SinkOf(info))
+    claim.sink->handlers.erase(id);
+  else  // Another environment's token: freed on its thread.
+    PostToNode(claim.sink, [id](NodeSink* sink) { sink->handlers.erase(id); });
+}
+
+// stage(settingsJson, token): for the createSync() that follows.
+void StageCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  v8::Isolate* isolate = info.GetIsolate();
+  if (info.Length() < 2 || !info[0]->IsString() || !info[1]->IsString()) {
+    isolate->ThrowError("asyncctx-isolated-vm: stage() takes two strings");
+    return;
+  }
+  t_staged.pending = true;
+  t_staged.settings = ToStd(isolate, info[0]);
+  t_staged.token = ToStd(isolate, info[1]);
+  t_staged.result = 0;
+}
+
+// unstage() -> 1 (createSync() installed), 0 (it did not run the staged
+// install here), -1 (the install threw).
+void UnstageCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
+  int result = t_staged.result;
+  t_staged = Staged();
+  info.GetReturnValue().Set(result);
+}
+
+// stats() in Node's isolate: {live, created, destroyed} runtimes, and
+// `handlers`: this environment's error handlers still held.
 void StatsCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
-  using asyncctx::isolated_vm::Str;
   v8::Isolate* isolate = info.GetIsolate();
   v8::Local<v8::Context> context = isolate->GetCurrentContext();
   size_t live = 0;
   {
-    absl::MutexLock lock(&asyncctx::isolated_vm::g_mutex);
-    if (asyncctx::isolated_vm::g_records != nullptr)
-      live = asyncctx::isolated_vm::g_records->size();
+    absl::MutexLock lock(&g_mutex);
+    if (g_records != nullptr)
+      live = g_records->size();
   }
   v8::Local<v8::Object> stats = v8::Object::New(isolate);
   auto set = [&](const char* key, double value) {
@@ -563,23 +899,60 @@ void StatsCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
         .Check();
   };
   set("live", static_cast<double>(live));
-  set("created", static_cast<double>(asyncctx::isolated_vm::g_created.load()));
-  set("destroyed",
-      static_cast<double>(asyncctx::isolated_vm::g_destroyed.load()));
-  set("isolatedVmFound",
-      asyncctx::isolated_vm::FindIvmApi() != nullptr ? 1 : 0);
+  set("created", static_cast<double>(g_created.load()));
+  set("destroyed", static_cast<double>(g_destroyed.load()));
+  set("handlers", static_cast<double>(SinkOf(info)->handlers.size()));
+  set("isolatedVmFound", FindIvmApi() != nullptr ? 1 : 0);
   info.GetReturnValue().Set(stats);
 }
 
-}  // namespace
+// The environment is going away: its handlers are freed while its isolate
+// is alive, and work posted for it from then on is dropped.
+void OnNodeEnvironmentCleanup(void* arg) {
+  auto* holder = static_cast<std::shared_ptr<NodeSink>*>(arg);
+  NodeSink* sink = holder->get();
+  sink->closed.store(true, std::memory_order_release);
+  sink->handlers.clear();
+  sink->context.Reset();
+  delete holder;
+}
 
-// The Node addon side (require()): statistics only; nothing is installed
-// into Node's own isolate.
-NODE_MODULE_INIT(/* exports, module, context */) {
+}  // namespace
+}  // namespace isolated_vm
+}  // namespace asyncctx
+
+// The Node addon side (require()): the handlers, the staged install and
+// statistics; nothing is installed into Node's own isolate. Found by Node
+// through its well-known name (node_register_module_v<ABI>), with no
+// NODE_MODULE* registration: that one runs from a static constructor at
+// dlopen, and when isolated-vm's NativeModule opens the file first, it
+// leaves Node's pending-module slot set, and Node's next addon load aborts.
+extern "C" NODE_MODULE_EXPORT void NODE_MODULE_INITIALIZER(
+    v8::Local<v8::Object> exports,
+    v8::Local<v8::Value> module,
+    v8::Local<v8::Context> context);
+extern "C" NODE_MODULE_EXPORT void NODE_MODULE_INITIALIZER(
+    v8::Local<v8::Object> exports,
+    v8::Local<v8::Value>,
+    v8::Local<v8::Context> context) {
+  using namespace asyncctx::isolated_vm;  // NOLINT(build/namespaces)
   v8::Isolate* isolate = v8::Isolate::GetCurrent();
-  v8::Local<v8::Function> stats;
-  if (!v8::Function::New(context, StatsCallback).ToLocal(&stats))
-    return;
-  exports->Set(context, asyncctx::isolated_vm::Str(isolate, "stats"), stats)
-      .Check();
+  auto* sink = new std::shared_ptr<NodeSink>(std::make_shared<NodeSink>());
+  (*sink)->isolate = isolate;
+  (*sink)->context.Reset(isolate, context);
+  node::AddEnvironmentCleanupHook(isolate, OnNodeEnvironmentCleanup, sink);
+  v8::Local<v8::External> data = v8::External::New(isolate, sink);
+  struct Entry {
+    const char* name;
+    v8::FunctionCallback callback;
+  };
+  for (const Entry& entry :
+       {Entry{"acquire", AcquireCallback}, Entry{"release", ReleaseCallback},
+        Entry{"stage", StageCallback}, Entry{"unstage", UnstageCallback},
+        Entry{"stats", StatsCallback}}) {
+    v8::Local<v8::Function> fn;
+    if (!v8::Function::New(context, entry.callback, data).ToLocal(&fn))
+      return;
+    exports->Set(context, Str(isolate, entry.name), fn).Check();
+  }
 }

@@ -13,8 +13,9 @@ const binaryPath = path.join(
     __dirname, 'prebuilds', `${process.platform}-${process.arch}`,
     `asyncctx-isolated-vm.abi${process.versions.modules}.node`);
 
-// The Node addon side of the binary (stats()); loading it also fails early,
-// with Node's error, on a platform or ABI this package has no binary for.
+// The Node addon side of the binary (the error handlers, the staged install,
+// stats()); loading it also fails early, with Node's error, on a platform or
+// ABI this package has no binary for.
 let addon;
 // new ivm.NativeModule(binaryPath): must be created in Node's isolate.
 let nativeModule;
@@ -94,25 +95,22 @@ function prepare(options) {
   if (typeof onError !== 'function') {
     throw new TypeError('asyncctx-isolated-vm: onError must be a function');
   }
-  return [JSON.stringify(names), errorCallback(onError)];
+  return [JSON.stringify(names), errorHandler(onError)];
 }
 
-// The ivm.Callback that carries errors to onError: called inside the
-// isolate, run later on Node's thread. One per onError function (a Callback
-// can be passed into any number of contexts), so that installing many
-// contexts with one handler makes it once.
-const errorCallbacks = new WeakMap();
-function errorCallback(onError) {
-  let callback = errorCallbacks.get(onError);
-  if (callback === undefined) {
-    const ivm = isolatedVm();
-    callback = new ivm.Callback((kind, hook, message, stack) => {
+// What the binary calls on Node's thread for an error inside an isolate:
+// one per onError function.
+const errorHandlers = new WeakMap();
+function errorHandler(onError) {
+  let handler = errorHandlers.get(onError);
+  if (handler === undefined) {
+    handler = (kind, hook, message, stack) => {
       onError({kind, hook: hook || undefined, message,
                stack: stack || message});
-    }, {ignored: true});
-    errorCallbacks.set(onError, callback);
+    };
+    errorHandlers.set(onError, handler);
   }
-  return callback;
+  return handler;
 }
 
 /**
@@ -127,38 +125,78 @@ function errorCallback(onError) {
  *   Node's thread. Default: console.error.
  */
 async function install(context, options = {}) {
-  const args = prepare(options);
-  const exports = await load().create(context);
-  const fn = await exports.get('install', {reference: true});
+  const [settings, handler] = prepare(options);
+  const module = load();
+  // A token for the handler, kept by the context once installed (released
+  // with it), dropped here if the install fails.
+  const token = addon.acquire(handler);
+  let installed = false;
   try {
-    await fn.apply(undefined, args);
+    const exports = await module.create(context);
+    try {
+      const fn = await exports.get('install', {reference: true});
+      try {
+        await fn.apply(undefined, [settings, token]);
+        installed = true;
+      } finally {
+        fn.release();
+      }
+    } finally {
+      exports.release();
+    }
   } finally {
-    fn.release();
-    exports.release();
+    if (!installed) addon.release(token);
   }
 }
 
 /** install(), synchronously (blocks Node's thread while the isolate works). */
 function installSync(context, options = {}) {
-  const args = prepare(options);
-  const exports = load().createSync(context);
-  const fn = exports.getSync('install', {reference: true});
+  const [settings, handler] = prepare(options);
+  const module = load();
+  const token = addon.acquire(handler);
+  let installed = false;
   try {
-    fn.applySync(undefined, args);
+    // isolated-vm runs createSync()'s work on this thread: the binary finds
+    // the staged settings there and installs at once, in one call.
+    addon.stage(settings, token);
+    let exports;
+    let staged;
+    try {
+      exports = module.createSync(context);
+    } finally {
+      staged = addon.unstage();
+    }
+    try {
+      if (staged !== 1) {
+        // Not installed there (or it threw: install() again, which fails
+        // the same way, gives isolated-vm's copy of the error).
+        const fn = exports.getSync('install', {reference: true});
+        try {
+          fn.applySync(undefined, [settings, token]);
+        } finally {
+          fn.release();
+        }
+      }
+      installed = true;
+    } finally {
+      exports.release();
+    }
   } finally {
-    fn.release();
-    exports.release();
+    if (!installed) addon.release(token);
   }
 }
 
 /**
  * {live, created, destroyed}: asyncctx runtimes (one per isolate that has an
  * installed context). `live` drops when isolated-vm disposes an isolate.
+ * `handlers`: the onError handlers this Node environment still holds (one
+ * per installed context; freed when the context is collected or its
+ * isolate disposed).
  */
 function stats() {
   load();
-  const {live, created, destroyed} = addon.stats();
-  return {live, created, destroyed};
+  const {live, created, destroyed, handlers} = addon.stats();
+  return {live, created, destroyed, handlers};
 }
 
 module.exports = {install, installSync, stats, binaryPath};

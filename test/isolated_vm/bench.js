@@ -9,6 +9,10 @@
 //   ratio        (+install) / context, the median of the rounds' ratios:
 //                the target is at most 1.5
 //   no cache     createContextSync() + installSync({codeCache: false})
+//   async        isolate.createContext() alone, and with await
+//                asyncctx.install(), the same way (the ratio: median of the
+//                rounds'); and one empty isolated-vm round trip
+//                (await context.eval('0')), what each crossing costs
 //   first        the same three for the first context of a fresh isolate
 //                (V8's per-isolate compilation cache is still empty)
 //   compile      the JavaScript layer (the build's kAsyncctxSource)
@@ -141,12 +145,64 @@ function measure(projectDir, quick) {
   return result;
 }
 
+// The asynchronous API: each await is a round trip through isolated-vm's
+// thread pool (createContext() one, install() one for its create() and two
+// more for get() and apply()).
+async function measureAsync(quick) {
+  const rounds = quick ? 5 : 31;
+  const count = quick ? 5 : 20;
+  const options = {onError() {}};
+  const plainIsolate = new ivm.Isolate({memoryLimit: 128});
+  const installIsolate = new ivm.Isolate({memoryLimit: 128});
+  const tripContext = await plainIsolate.createContext();
+  const plain = [];
+  const installed = [];
+  const trips = [];
+  const ratios = [];
+  const variants = [
+    async () => {
+      const start = now();
+      for (let i = 0; i < count; i++) {
+        (await plainIsolate.createContext()).release();
+      }
+      plain.push((now() - start) / count);
+    },
+    async () => {
+      const start = now();
+      for (let i = 0; i < count; i++) {
+        const context = await installIsolate.createContext();
+        await asyncctx.install(context, options);
+        context.release();
+      }
+      installed.push((now() - start) / count);
+    },
+    async () => {
+      const start = now();
+      for (let i = 0; i < count; i++) await tripContext.eval('0');
+      trips.push((now() - start) / count);
+    },
+  ];
+  for (const variant of variants) await variant();
+  plain.length = installed.length = trips.length = 0;
+  for (let r = 0; r < rounds; r++) {
+    for (let v = 0; v < variants.length; v++) {
+      await variants[(r + v) % variants.length]();
+    }
+    ratios.push(installed[r] / plain[r]);
+  }
+  plainIsolate.dispose();
+  installIsolate.dispose();
+  return {asyncContext: median(plain), asyncInstall: median(installed),
+          asyncRatio: median(ratios), roundTrip: median(trips)};
+}
+
 // Measures and prints; returns the numbers.
-function run(projectDir, root, quick) {
+async function run(projectDir, root, quick) {
   const projectRequire = createRequire(path.join(projectDir, 'package.json'));
   ivm = projectRequire('isolated-vm');
   asyncctx = projectRequire('asyncctx-isolated-vm');
   const r = measure(projectDir, quick);
+  Object.assign(r, await measureAsync(quick));
   const f = (us) => `${us.toFixed(0)} us`;
   console.log(`# context      ${f(r.context)} per createContextSync()`);
   console.log(`# +install     ${f(r.install)} per createContextSync() + ` +
@@ -157,6 +213,10 @@ function run(projectDir, root, quick) {
   console.log(`# no cache     ${f(r.installNoCache)} per createContextSync() ` +
               `+ installSync({codeCache: false}) (ratio ` +
               `${r.noCacheRatio.toFixed(2)})`);
+  console.log(`# async        ${f(r.asyncContext)} per await ` +
+              `createContext(), ${f(r.asyncInstall)} with await install() ` +
+              `(ratio ${r.asyncRatio.toFixed(2)}); one empty round trip ` +
+              `(await context.eval('0')) ${f(r.roundTrip)}`);
   console.log(`# first        ${f(r.firstContext)} / ${f(r.firstInstall)} ` +
               `(ratio ${(r.firstInstall / r.firstContext).toFixed(2)}; ` +
               `without the code cache ${f(r.firstNoCache)}, ratio ` +
@@ -173,5 +233,8 @@ module.exports = {run};
 
 if (require.main === module) {
   const [projectDir, root, ...flags] = process.argv.slice(2);
-  run(projectDir, root, flags.includes('--quick'));
+  run(projectDir, root, flags.includes('--quick')).catch((e) => {
+    console.error(e);
+    process.exitCode = 1;
+  });
 }

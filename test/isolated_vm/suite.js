@@ -354,6 +354,8 @@ async function churn() {
     global.gc && global.gc();
     await sleep(50);
   }
+  // The handler releases those disposals posted to Node's thread.
+  await sleep(50);
   const startStats = asyncctx.stats();
   // Every 10th isolate is disposed while a script loops inside run(), every
   // 10th terminated by isolated-vm's timeout inside run() and then disposed;
@@ -427,6 +429,14 @@ async function churn() {
        `${plainAfter.toFixed(1)} MB (+${
            (plainAfter - plainBefore).toFixed(1)} MB)`);
   check(name + ': 0 wrong', wrong === 0, `${wrong} wrong`);
+  for (let i = 0; i < 50 && asyncctx.stats().handlers >
+                              startStats.handlers; i++) {
+    await sleep(10);
+  }
+  const handlersLeft = asyncctx.stats().handlers - startStats.handlers;
+  note(`churn: ${handlersLeft} onError handlers left in Node`);
+  check(name + ': 0 handlers left', handlersLeft === 0,
+        `${handlersLeft} handlers left`);
   check(name + ': 0 stale runtimes',
         startStats.live === 0 && stats.live === 0 && created === 1100 &&
             destroyed === 1100,
@@ -535,6 +545,106 @@ async function errorsAndDestroys() {
   }
 }
 
+// The onError handlers: installSync() reaches them too (its install runs
+// inside createSync()), and each installed context's handler is freed with
+// the context, or with its isolate.
+async function handlers() {
+  const cases = [
+    ['handlers: installSync() errors reach onError', async () => {
+      const isolate = new ivm.Isolate({memoryLimit: 64});
+      try {
+        const context = isolate.createContextSync();
+        const errors = [];
+        asyncctx.installSync(context, {onError: (e) => errors.push(e)});
+        context.evalSync(`queueMicrotask(() => {
+                            throw new Error('from installSync'); }); 0`);
+        for (let i = 0; i < 50 && errors.length === 0; i++) await sleep(10);
+        const e = errors[0];
+        return `${typeof context.evalSync('typeof AsyncLocalStorage')} ${
+            errors.length} ${e && e.kind} ${
+            e && /from installSync/.test(e.stack)}`;
+      } finally {
+        isolate.dispose();
+      }
+    }, 'string 1 uncaughtException true'],
+    ['handlers: freed when their contexts are collected, then disposed',
+     async () => {
+       // Releases posted by earlier cases' disposals land first.
+       await sleep(50);
+       const base = asyncctx.stats().handlers;
+       const isolate = new ivm.Isolate({memoryLimit: 64});
+       try {
+         // Kept (referenced) until all are installed, so none is collected
+         // before the count.
+         const contexts = [];
+         for (let i = 0; i < 300; i++) {
+           const context = isolate.createContextSync();
+           // A fresh onError each time, as inline arrows are.
+           if (i % 2) {
+             asyncctx.installSync(context, {onError: () => i});
+           } else {
+             await asyncctx.install(context, {onError: () => i});
+           }
+           contexts.push(context);
+         }
+         const held = asyncctx.stats().handlers - base;
+         for (const context of contexts) context.release();
+         const last = isolate.createContextSync();
+         await asyncctx.install(last, {onError() {}});
+         let live = -1;
+         for (let i = 0; i < 50 && !(live >= 0 && live <= 2); i++) {
+           await last.eval('gc()');
+           await sleep(10);
+           live = asyncctx.stats().handlers - base;
+         }
+         isolate.dispose();
+         let left = -1;
+         for (let i = 0; i < 50 && left !== 0; i++) {
+           await sleep(10);
+           left = asyncctx.stats().handlers - base;
+         }
+         // `last`, and at most one context V8 itself still holds (the last
+         // one entered before it).
+         return `${held} held, ${live >= 1 && live <= 2 ? 'at most 2' : live}` +
+             ` live after the GC, ${left} left`;
+       } finally {
+         if (!isolate.isDisposed) isolate.dispose();
+       }
+     }, '300 held, at most 2 live after the GC, 0 left'],
+    ['handlers: a failed install frees its handler', async () => {
+      const isolate = new ivm.Isolate({memoryLimit: 64});
+      try {
+        const context = isolate.createContextSync();
+        asyncctx.installSync(context, {onError() {}});
+        const base = asyncctx.stats().handlers;
+        const results = [];
+        for (const sync of [true, false]) {
+          try {
+            sync ? asyncctx.installSync(context, {onError() {}}) :
+                   await asyncctx.install(context, {onError() {}});
+            results.push('installed');
+          } catch (e) {
+            results.push(e instanceof Error ? 'threw' : typeof e);
+          }
+        }
+        return `${results.join(' ')} ${asyncctx.stats().handlers - base}`;
+      } finally {
+        isolate.dispose();
+      }
+    }, 'threw threw 0'],
+  ];
+  for (const [name, body, want] of cases) {
+    if (filter && !name.includes(filter)) continue;
+    try {
+      const got = await body();
+      check(name, got === want, `got ${JSON.stringify(got)}, want ${
+          JSON.stringify(want)}`);
+    } catch (e) {
+      notOk(name, String(e && e.stack || e));
+    }
+  }
+}
+
 async function misuse() {
   const name = 'misuse: installing twice into one context throws';
   if (filter && !name.includes(filter)) return;
@@ -623,6 +733,34 @@ async function refusals() {
        }
        return results.join(', ');
      }, 'refused, refused, isolated-vm was loaded'],
+    ['refusals: a NativeModule of the binary made before require() is ' +
+         'harmless', async () => {
+      // isolated-vm's dlopen comes first: the binary registers nothing with
+      // Node at load (Node finds node_register_module_v<ABI> by name), so
+      // the wrapper's require() of it still works.
+      const script = `
+        const ivm = require('isolated-vm');
+        const binary = require.resolve('asyncctx-isolated-vm')
+            .replace(/index\\.js$/, '');
+        const path = require('path');
+        const fs = require('fs');
+        const dir = path.join(binary, 'prebuilds',
+                              process.platform + '-' + process.arch);
+        const file = path.join(dir, fs.readdirSync(dir).find(
+            (f) => f.endsWith('.abi' + process.versions.modules + '.node')));
+        new ivm.NativeModule(file);
+        const asyncctx = require('asyncctx-isolated-vm');
+        const isolate = new ivm.Isolate({memoryLimit: 32});
+        const context = isolate.createContextSync();
+        asyncctx.installSync(context);
+        console.log(context.evalSync('typeof AsyncLocalStorage'));`;
+      const child = require('child_process').spawnSync(
+          process.execPath, ['-e', script],
+          {cwd: projectDir, encoding: 'utf8', timeout: 60000});
+      return child.status === 0 ? child.stdout.trim() :
+                                  `exit ${child.status} ${child.signal} ${
+                                      child.stderr.slice(0, 300)}`;
+    }, 'function'],
     ['refusals: install() in Node\'s own context throws', async () => {
       // node_context_addon.cc (run_tests.py builds it) calls InitForContext
       // in this context, which isolated-vm's API never does.
@@ -653,11 +791,12 @@ async function refusals() {
   }
 }
 
-function cost() {
+async function cost() {
   const name = 'cost: createContext() with and without install measured';
   if (filter && !name.includes(filter)) return;
-  const r = require('./bench.js').run(projectDir, root, true);
+  const r = await require('./bench.js').run(projectDir, root, true);
   check(name, r.install > 0 && r.context > 0 && r.compileCold > 0 &&
+                  r.asyncInstall > 0 && r.roundTrip > 0 &&
                   r.cacheRejected === 0,
         JSON.stringify(r));
 }
@@ -669,10 +808,11 @@ function cost() {
   await interleaved();
   await taskBoundaries();
   await errorsAndDestroys();
+  await handlers();
   await misuse();
   await churn();
   await refusals();
-  cost();
+  await cost();
   note(`took ${((Date.now() - start) / 1000).toFixed(1)} s`);
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
