@@ -25,9 +25,7 @@ void RuntimeImpl::OnMicrotasksCompleted(v8::Isolate* isolate, void* data) {
   auto* runtime = static_cast<RuntimeImpl*>(data);
   if (isolate->IsExecutionTerminating())
     runtime->checkpoint_terminated_ = true;
-  for (auto& [state, owned] : runtime->states_) {
-    state->context_fields[kContextCheckpointGeneration]++;
-  }
+  runtime->stack_.NextCheckpointGeneration();
   if (runtime->options_.host_checkpoints)
     runtime->EndHostTask(/*checkpoint_ended=*/true);
 }

@@ -57,9 +57,8 @@ enum ContextField {
   // Runtime options: the thenable repair is allowed, and active here.
   kContextThenableRepair = 1,
   kContextRepairActive = 2,
-  // Bumped whenever a microtask checkpoint completes (queueMicrotask's
-  // queue of wrapped callbacks is empty then, or stale after termination).
-  kContextCheckpointGeneration = 3,
+  // 3 is free (the checkpoint generation is the isolate's:
+  // ExecutionStack::kCheckpointGeneration).
   // RuntimeOptions::host_checkpoints: the host (or V8, with kAuto) starts
   // checkpoints, in whatever frame its task left (src/js/thenable_repair.js).
   kContextHostCheckpoints = 4,
@@ -177,6 +176,9 @@ struct ContextState {
   DestroyQueue destroys;
   // A microtask that emits `destroys` is queued (the queue hit its bound).
   bool destroy_flush_queued = false;
+  // The state is on the runtime's list of states with queued destroys
+  // (RuntimeImpl::destroy_pending_).
+  bool destroy_pending = false;
   // The objects of this context tracked for GC-driven destroy (owned by the
   // runtime, which keeps it after this state is freed; null until used).
   DestroyTracker* destroy_tracker = nullptr;

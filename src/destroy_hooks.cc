@@ -28,6 +28,7 @@ void RuntimeImpl::QueueDestroy(ContextState* state,
                                double async_id,
                                bool from_javascript) {
   bool full = state->destroys.Push(async_id);
+  MarkDestroyPending(state);
   PostDestroyTask();
   if (!full || !from_javascript || state->destroy_flush_queued)
     return;
@@ -38,6 +39,7 @@ void RuntimeImpl::QueueDestroy(ContextState* state,
 
 void RuntimeImpl::QueueDestroyFromGC(ContextState* state, double async_id) {
   bool full = state->destroys.Push(async_id);
+  MarkDestroyPending(state);
   // Posting only queues a task (RuntimeOptions::post_task says so).
   PostDestroyTask();
   if (!full || state->destroy_flush_queued || destroy_interrupt_requested_)
@@ -60,12 +62,27 @@ void RuntimeImpl::OnDestroyInterrupt(v8::Isolate* isolate, void* data) {
   RuntimeImpl* runtime = *alive;
   runtime->destroy_interrupt_requested_ = false;
   v8::HandleScope handle_scope(isolate);
-  for (ContextState* state : runtime->SnapshotStates()) {
-    if (runtime->IsLive(state) && state->destroys.full() &&
-        !state->destroy_flush_queued) {
+  // Only states with queued destroys can be full. QueueDestroyFlush queues
+  // a microtask and runs no JavaScript, so the list does not change.
+  for (ContextState* state : runtime->destroy_pending_) {
+    if (state->destroys.full() && !state->destroy_flush_queued)
       runtime->QueueDestroyFlush(state);
-    }
   }
+}
+
+void RuntimeImpl::MarkDestroyPending(ContextState* state) {
+  if (state->destroy_pending)
+    return;
+  state->destroy_pending = true;
+  destroy_pending_.push_back(state);
+}
+
+void RuntimeImpl::UnmarkDestroyPending(ContextState* state) {
+  if (!state->destroy_pending)
+    return;
+  state->destroy_pending = false;
+  destroy_pending_.erase(
+      std::find(destroy_pending_.begin(), destroy_pending_.end(), state));
 }
 
 DestroyTracker* RuntimeImpl::TrackerFor(ContextState* state) {
@@ -159,14 +176,35 @@ void RuntimeImpl::PostDestroyTask() {
 }
 
 void RuntimeImpl::EmitPendingDestroys() {
+  // Every checkpoint of a host that checkpoints by itself comes here: only
+  // the states with queued destroys are walked (not every installed
+  // context), in install order, as a walk of all of them would.
+  if (destroy_pending_.empty())
+    return;
   BusyScope busy(this);
   v8::HandleScope handle_scope(isolate());
-  // Hooks may queue more destroys, install contexts or let the GC collect
-  // one: walk a copy of the list.
-  for (ContextState* state : SnapshotStates()) {
+  // Hooks may queue more destroys (which put their states on the list
+  // again), install contexts or let the GC collect one: walk a copy of the
+  // list, each state taken off it before its batch.
+  // Two buffers change places (no allocation once both have grown); a
+  // nested call (a hook's host calling EmitPendingDestroys) gets an empty
+  // one of its own.
+  std::vector<ContextState*> states = std::move(destroy_pending_scratch_);
+  destroy_pending_scratch_ = std::vector<ContextState*>();
+  states.clear();
+  states.swap(destroy_pending_);
+  std::sort(states.begin(), states.end(), [](ContextState* a, ContextState* b) {
+    return a->serial < b->serial;
+  });
+  for (ContextState* state : states)
+    state->destroy_pending = false;
+  for (ContextState* state : states) {
     if (IsLive(state))
       EmitDestroyBatch(state);
   }
+  states.clear();
+  if (states.capacity() > destroy_pending_scratch_.capacity())
+    destroy_pending_scratch_ = std::move(states);
 }
 
 void RuntimeImpl::EmitDestroyBatch(ContextState* state) {

@@ -35,6 +35,11 @@ class ExecutionStack {
     kAsyncIdCounter = 2,
     kDefaultTriggerAsyncId = 3,
     kStackCapacity = 4,
+    // Bumped whenever a microtask checkpoint of the isolate completes
+    // (queueMicrotask's ring of wrapped callbacks is empty then, or stale
+    // after termination): one counter for every context, so that a
+    // checkpoint costs the same however many contexts are installed.
+    kCheckpointGeneration = 5,
     kFieldCount = 8,
   };
 
@@ -91,6 +96,7 @@ class ExecutionStack {
   double execution_async_id() const { return fields_[kExecutionAsyncId]; }
   double trigger_async_id() const { return fields_[kTriggerAsyncId]; }
   double NewAsyncId() { return ++fields_[kAsyncIdCounter]; }
+  void NextCheckpointGeneration() { fields_[kCheckpointGeneration]++; }
   double DefaultTriggerAsyncId() const {
     double id = fields_[kDefaultTriggerAsyncId];
     return id < 0 ? fields_[kExecutionAsyncId] : id;

@@ -32,7 +32,7 @@
   V(kTrackedResources, kContextTrackedResources)                    \
   V(kThenableRepair, kContextThenableRepair)                        \
   V(kRepairActive, kContextRepairActive)                            \
-  V(kCheckpointGeneration, kContextCheckpointGeneration)            \
+  V(kCheckpointGeneration, ExecutionStack::kCheckpointGeneration)   \
   V(kHostCheckpoints, kContextHostCheckpoints)                      \
   V(kErrorTypeError, static_cast<int>(ErrorType::kError))           \
   V(kErrorTypeTypeError, static_cast<int>(ErrorType::kTypeError))   \
@@ -69,13 +69,14 @@
 
 // The other properties of the binding object (see NewBindingObject):
 //   fields         Float64Array shared by every context of the isolate:
-//                  current ids, id counter, stack capacity
+//                  current ids, id counter, stack capacity, checkpoint
+//                  generation
 //   depth          Uint32Array: the execution stack's depth
 //   stack          Float64Array: saved (execution, trigger) id pairs
 //   hookFields     Float64Array of this context: hook counts by kind
 //   contextFields  Float64Array of this context: the runtime's own
 //                  per-context fields (tracked resources, repair state,
-//                  checkpoint generation)
+//                  host checkpoints)
 //   constants, strings, layerFunctions   the tables of this file
 #define ASYNCCTX_BINDING_VALUES(V) \
   V(fields)                        \

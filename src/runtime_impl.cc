@@ -107,13 +107,16 @@ RuntimeImpl::RuntimeImpl(v8::Isolate* isolate, RuntimeOptions options)
 }
 
 void RuntimeImpl::RegisterMicrotaskQueue(v8::MicrotaskQueue* queue) {
-  if (queue == nullptr ||
-      std::find(microtask_queues_.begin(), microtask_queues_.end(), queue) !=
-          microtask_queues_.end()) {
+  if (queue == nullptr)
     return;
+  for (QueueUse& use : microtask_queues_) {
+    if (use.queue == queue) {
+      use.contexts++;
+      return;
+    }
   }
   queue->AddMicrotasksCompletedCallback(OnMicrotasksCompleted, this);
-  microtask_queues_.push_back(queue);
+  microtask_queues_.push_back(QueueUse{queue, 1});
 }
 
 int RuntimeImpl::LiveCount() {
@@ -171,8 +174,8 @@ RuntimeImpl::~RuntimeImpl() {
     isolate->RemoveCallCompletedCallback(OnCallCompleted);
     isolate->RemoveBeforeCallEnteredCallback(OnBeforeCallEntered);
   }
-  for (v8::MicrotaskQueue* queue : microtask_queues_)
-    queue->RemoveMicrotasksCompletedCallback(OnMicrotasksCompleted, this);
+  for (const QueueUse& use : microtask_queues_)
+    use.queue->RemoveMicrotasksCompletedCallback(OnMicrotasksCompleted, this);
   if (options_.on_unhandled_rejection) {
     isolate->SetPromiseRejectCallback(nullptr);
   }
@@ -194,6 +197,7 @@ RuntimeImpl::~RuntimeImpl() {
     }
   }
   states_.clear();
+  destroy_pending_.clear();
   trackers_.clear();
   // The contexts keep the views of the execution-stack block alive; detach
   // them, so that nothing in V8's heap refers to the block any more. The
@@ -226,6 +230,7 @@ void RuntimeImpl::OnContextCollected(
   state->context.Reset();
   RuntimeImpl* runtime = state->runtime;
   runtime->DetachTracker(state);
+  runtime->UnmarkDestroyPending(state);
   v8::MicrotaskQueue* queue = state->microtask_queue;
   runtime->states_.erase(state);
   runtime->ReleaseMicrotaskQueue(queue);
@@ -235,13 +240,12 @@ void RuntimeImpl::ReleaseMicrotaskQueue(v8::MicrotaskQueue* queue) {
   // The host may destroy a context's own queue once the context is gone (as
   // V8 requires): unregister while the queue is certainly alive, when its
   // last installed context is collected.
-  for (const auto& [state, owned] : states_) {
-    if (state->microtask_queue == queue)
-      return;
-  }
+  if (queue == nullptr)
+    return;
   auto it =
-      std::find(microtask_queues_.begin(), microtask_queues_.end(), queue);
-  if (it == microtask_queues_.end())
+      std::find_if(microtask_queues_.begin(), microtask_queues_.end(),
+                   [queue](const QueueUse& use) { return use.queue == queue; });
+  if (it == microtask_queues_.end() || --it->contexts > 0)
     return;
   queue->RemoveMicrotasksCompletedCallback(OnMicrotasksCompleted, this);
   microtask_queues_.erase(it);

@@ -213,6 +213,10 @@ class RuntimeImpl final : public Runtime {
 
   // destroy_hooks.cc
   void PostDestroyTask();
+  // Puts `state` on destroy_pending_ once (its destroys are not empty).
+  void MarkDestroyPending(ContextState* state);
+  // Takes `state` off destroy_pending_ (its context is collected).
+  void UnmarkDestroyPending(ContextState* state);
   void EmitDestroyBatch(ContextState* state);
   // Queues the microtask that emits `state`'s destroy batch now (it runs
   // inside a chain of microtasks that never yields to the destroy task).
@@ -299,8 +303,21 @@ class RuntimeImpl final : public Runtime {
   absl::flat_hash_map<ContextState*, std::unique_ptr<ContextState>> states_;
   uint64_t next_state_serial_ = 0;
   std::vector<AsyncResource*> host_resources_;
-  // Queues whose completed callback is OnMicrotasksCompleted.
-  std::vector<v8::MicrotaskQueue*> microtask_queues_;
+  // Queues whose completed callback is OnMicrotasksCompleted, each with the
+  // number of installed contexts that use it (usually one queue: the
+  // isolate's default), so that a collected context costs no walk of
+  // states_.
+  struct QueueUse {
+    v8::MicrotaskQueue* queue;
+    size_t contexts;
+  };
+  std::vector<QueueUse> microtask_queues_;
+  // The states whose destroys are not empty, in the order they got some:
+  // a checkpoint's EmitPendingDestroys walks these, not every installed
+  // context. destroy_pending_scratch_ is the walk's copy (its storage is
+  // kept, so that emitting costs no allocation).
+  std::vector<ContextState*> destroy_pending_;
+  std::vector<ContextState*> destroy_pending_scratch_;
   RejectionTracker rejections_;
   bool destroy_task_posted_ = false;
   // OnDestroyInterrupt is requested and has not run yet.

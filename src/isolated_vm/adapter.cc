@@ -227,8 +227,10 @@ void OnEnvironmentDisposed(void* param) {
                  what.c_str());
   }
   v8::HandleScope scope(owned->isolate);
-  ReleaseHandlerRefs(owned.get());
+  // The runtime first: nothing can report an error (and read a handler)
+  // once it is gone.
   owned->runtime.reset();
+  ReleaseHandlerRefs(owned.get());
   g_destroyed.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -696,10 +698,16 @@ bool DoInstall(v8::Isolate* isolate,
                   &install.diagnostics_channel)) {
       return false;
     }
+    // An own property only, as the names: code that ran in the context may
+    // have put a getter on Object.prototype.
+    v8::Local<v8::String> key = Str(isolate, "codeCache");
+    bool own;
     v8::Local<v8::Value> code_cache;
-    if (!names->Get(context, Str(isolate, "codeCache")).ToLocal(&code_cache))
+    if (!names->HasOwnProperty(context, key).To(&own))
       return false;
-    if (code_cache->IsBoolean())
+    if (own && !names->Get(context, key).ToLocal(&code_cache))
+      return false;
+    if (own && code_cache->IsBoolean())
       install.code_cache = code_cache->IsTrue();
   }
   IsolateRecord* record = RecordFor(isolate, context);
@@ -727,7 +735,12 @@ void InstallCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
 }
 
 // What installSync() staged on Node's thread for the createSync() it is
-// about to make; InitForContext() on the same thread takes it.
+// about to make; InitForContext() on the same thread takes it. installSync()
+// calls createSync() right after stage() and unstage() in a `finally`; only
+// a termination of Node's own JavaScript in between can leave it staged,
+// and then only a createSync() of another NativeModule of this binary on
+// the same thread (never the wrapper's: it stages again first) would take
+// it. The next stage() drops a leftover's handler.
 struct Staged {
   bool pending = false;
   std::string settings;
@@ -736,6 +749,8 @@ struct Staged {
   int result = 0;
 };
 thread_local Staged t_staged;
+// Installs done inside createSync() (stats().stagedInstalls).
+std::atomic<uint64_t> g_staged_installs{0};
 
 }  // namespace
 }  // namespace isolated_vm
@@ -765,8 +780,11 @@ ASYNCCTX_IVM_EXPORT void InitForContext(v8::Isolate* isolate,
     // On failure the wrapper calls install() to get isolated-vm's copy of
     // the error: a failed install changed nothing, so it fails the same way.
     t_staged.result = installed ? 1 : -1;
-    if (installed)
+    if (installed) {
+      asyncctx::isolated_vm::g_staged_installs.fetch_add(
+          1, std::memory_order_relaxed);
       return;
+    }
   }
   v8::Local<v8::Function> install;
   if (!v8::Function::New(context, InstallCallback).ToLocal(&install))
@@ -808,8 +826,10 @@ std::string RandomToken() {
 }
 
 // acquire(fn) -> token: keeps fn as an error handler until a context that
-// took the token is gone, or release(token). Called after
-// require('isolated-vm') (index.js), on Node's thread.
+// took the token is gone, or release(token). Only after isolated-vm is
+// loaded in this Node environment (index.js requires it first):
+// IsolateHolder::GetCurrent() dereferences isolated-vm's per-thread
+// executor, which exists only then.
 void AcquireCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
   v8::Isolate* isolate = info.GetIsolate();
   if (info.Length() < 1 || !info[0]->IsFunction()) {
@@ -868,6 +888,12 @@ void StageCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
     isolate->ThrowError("asyncctx-isolated-vm: stage() takes two strings");
     return;
   }
+  if (t_staged.pending) {
+    // An installSync() cut off before its createSync() (see Staged).
+    Claim leftover;
+    if (TakeClaim(t_staged.token, &leftover))
+      leftover.sink->handlers.erase(leftover.id);
+  }
   t_staged.pending = true;
   t_staged.settings = ToStd(isolate, info[0]);
   t_staged.token = ToStd(isolate, info[1]);
@@ -902,6 +928,7 @@ void StatsCallback(const v8::FunctionCallbackInfo<v8::Value>& info) {
   set("created", static_cast<double>(g_created.load()));
   set("destroyed", static_cast<double>(g_destroyed.load()));
   set("handlers", static_cast<double>(SinkOf(info)->handlers.size()));
+  set("stagedInstalls", static_cast<double>(g_staged_installs.load()));
   set("isolatedVmFound", FindIvmApi() != nullptr ? 1 : 0);
   info.GetReturnValue().Set(stats);
 }
@@ -912,6 +939,15 @@ void OnNodeEnvironmentCleanup(void* arg) {
   auto* holder = static_cast<std::shared_ptr<NodeSink>*>(arg);
   NodeSink* sink = holder->get();
   sink->closed.store(true, std::memory_order_release);
+  {
+    // Tokens no context took (an install cut off by the environment's end).
+    absl::MutexLock lock(&g_mutex);
+    if (g_claims != nullptr) {
+      absl::erase_if(*g_claims, [sink](const auto& entry) {
+        return entry.second.sink.get() == sink;
+      });
+    }
+  }
   sink->handlers.clear();
   sink->context.Reset();
   delete holder;

@@ -149,7 +149,13 @@ async function install(context, options = {}) {
   }
 }
 
-/** install(), synchronously (blocks Node's thread while the isolate works). */
+/**
+ * install(), synchronously (blocks Node's thread while the isolate works).
+ * Installed by the createSync() it makes: an error isolated-vm reports at
+ * the end of that call (its microtask checkpoint, e.g. an unhandled
+ * rejection of code that ran before) is thrown after the context was
+ * installed.
+ */
 function installSync(context, options = {}) {
   const [settings, handler] = prepare(options);
   const module = load();
@@ -191,12 +197,13 @@ function installSync(context, options = {}) {
  * installed context). `live` drops when isolated-vm disposes an isolate.
  * `handlers`: the onError handlers this Node environment still holds (one
  * per installed context; freed when the context is collected or its
- * isolate disposed).
+ * isolate disposed). `stagedInstalls`: installSync() calls that installed
+ * inside their createSync() (one isolated-vm call, not three).
  */
 function stats() {
   load();
-  const {live, created, destroyed, handlers} = addon.stats();
-  return {live, created, destroyed, handlers};
+  const {live, created, destroyed, handlers, stagedInstalls} = addon.stats();
+  return {live, created, destroyed, handlers, stagedInstalls};
 }
 
 module.exports = {install, installSync, stats, binaryPath};

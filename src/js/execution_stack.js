@@ -16,7 +16,6 @@
 const { RangeErrorCtor, defineValue, newList } = primordials;
 const {
   constants,
-  contextFields,
   depth: stackDepth,  // stackDepth[0]: the number of entries
   fatalStackCorruption,
   fields,
@@ -140,7 +139,7 @@ function executionAsyncResource() {
     }
     return resource;
   }
-  const generation = contextFields[kCheckpointGeneration];
+  const generation = fields[kCheckpointGeneration];
   if (generation !== topLevelGeneration) {
     topLevelGeneration = generation;
     topLevelResource = {};

@@ -18,9 +18,9 @@
 const { newList } = primordials;
 const {
   constants,
-  contextFields,
   enqueueMicrotask,
   enqueueOrGetFrame,
+  fields,
   hookFields,
   queueDestroy,
   reportUncaught,
@@ -138,11 +138,11 @@ function queueMicrotask(callback) {
     enqueueMicrotask(callback);
     return;
   }
-  if (ringGeneration !== contextFields[kCheckpointGeneration]) {
+  if (ringGeneration !== fields[kCheckpointGeneration]) {
     // A checkpoint completed since the last push, so every runner queued
     // before it has run or (after TerminateExecution) was dropped by V8:
     // anything left here is stale.
-    ringGeneration = contextFields[kCheckpointGeneration];
+    ringGeneration = fields[kCheckpointGeneration];
     if (pending !== 0) clearRing();
   }
   // Room first: once the runner is queued, nothing may throw.

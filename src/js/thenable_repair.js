@@ -15,7 +15,7 @@
 'use strict';
 
 const { ObjectFreeze, newList } = primordials;
-const { constants, contextFields } = binding;
+const { constants, contextFields, fields } = binding;
 const {
   kCheckpointGeneration,
   kHostCheckpoints,
@@ -133,7 +133,7 @@ function enterJobFrame(frame) {
   const current = getFrame();
   if (current === undefined ||
       (current === ROOT && contextFields[kHostCheckpoints] === 1 &&
-       contextFields[kCheckpointGeneration] !== lastJobGeneration)) {
+       fields[kCheckpointGeneration] !== lastJobGeneration)) {
     // A thenable job, or a job of the root: its frame is entered here and
     // the slot put back to undefined after. (Or the first promise job of a
     // checkpoint the host started: the slot is what the host's task left,
@@ -162,7 +162,7 @@ function enterJobFrame(frame) {
 // At V8's `after` hook.
 function leaveJobFrame() {
   if (!v8PropagatesThenables) {
-    lastJobGeneration = contextFields[kCheckpointGeneration];
+    lastJobGeneration = fields[kCheckpointGeneration];
   }
   if (savedTop > 0) {
     const frame = savedFrames[--savedTop];

@@ -34,7 +34,9 @@
 #include "benchmark/benchmark.h"
 #include "test/benchmarks/bench_env.h"
 #include "v8-context.h"
+#include "v8-function.h"
 #include "v8-isolate.h"
+#include "v8-persistent-handle.h"
 #include "v8-statistics.h"
 
 namespace asyncctx {
@@ -119,6 +121,78 @@ void BM_InstallNoCodeCache(benchmark::State& state) {
   InstallBench(state, false, 0);
 }
 BENCHMARK(BM_InstallNoCodeCache)->UseManualTime();
+
+// A host task in an isolate with kManyContexts installed contexts, against
+// the same task in an isolate with one: a call from C++ (policy kAuto, so
+// V8 checkpoints at its end) with RuntimeOptions::host_checkpoints, as
+// isolated-vm makes for every eval and apply. What the runtime does at a
+// task's end and at a checkpoint (the root frame, pending destroys, the
+// checkpoint generation) must not walk every installed context: target
+// >= 0.9x.
+constexpr int kManyContexts = 1000;
+constexpr int kTasks = 200;
+
+void BM_HostTaskWithManyContexts(benchmark::State& state) {
+  RuntimeOptions options;
+  options.host_checkpoints = true;
+  bench::JsEnv many(true, options);
+  bench::JsEnv one(true, options);
+  std::vector<v8::Global<v8::Context>> kept;
+  bool failed = false;
+  {
+    v8::Isolate* isolate = many.isolate();
+    v8::Isolate::Scope isolate_scope(isolate);
+    v8::HandleScope handle_scope(isolate);
+    for (int i = 0; i < kManyContexts; i++) {
+      v8::Local<v8::Context> context = v8::Context::New(isolate);
+      if (!many.runtime()->Install(context, InstallOptions()).FromMaybe(false))
+        failed = true;
+      kept.emplace_back(isolate, context);
+    }
+  }
+  auto task_of = [](bench::JsEnv& env) {
+    env.isolate()->SetMicrotasksPolicy(v8::MicrotasksPolicy::kAuto);
+    env.Run("globalThis.task = function task() { return 1; };");
+    bench::JsEnv::Scope scope(env);
+    v8::Local<v8::Context> context = env.context();
+    v8::Local<v8::Value> fn = context->Global()
+                                  ->Get(context, v8::String::NewFromUtf8Literal(
+                                                     env.isolate(), "task"))
+                                  .ToLocalChecked();
+    return v8::Global<v8::Function>(env.isolate(), fn.As<v8::Function>());
+  };
+  v8::Global<v8::Function> many_task = task_of(many);
+  v8::Global<v8::Function> one_task = task_of(one);
+  auto run = [&](bench::JsEnv& env, v8::Global<v8::Function>& task) {
+    bench::JsEnv::Scope scope(env);
+    v8::Isolate* isolate = env.isolate();
+    v8::Local<v8::Context> context = env.context();
+    v8::Local<v8::Function> fn = task.Get(isolate);
+    for (int i = 0; i < kTasks; i++) {
+      if (fn->Call(context, v8::Undefined(isolate), 0, nullptr).IsEmpty())
+        failed = true;
+    }
+  };
+  auto ours = [&] { run(many, many_task); };
+  auto reference = [&] { run(one, one_task); };
+  for (int warm = 0; warm < 3; warm++) {
+    ours();
+    reference();
+  }
+  if (failed) {
+    state.SkipWithError("Install() or the task failed");
+    return;
+  }
+  bench::PairOptions pair;
+  pair.ops_per_batch = kTasks;
+  pair.target_ratio = 0.9;
+  state.SetLabel("the same task with 1 context installed");
+  bench::RunPaired(state, pair, ours, reference);
+  many_task.Reset();
+  one_task.Reset();
+  kept.clear();
+}
+BENCHMARK(BM_HostTaskWithManyContexts)->UseManualTime();
 
 }  // namespace
 }  // namespace asyncctx

@@ -555,18 +555,39 @@ async function handlers() {
       try {
         const context = isolate.createContextSync();
         const errors = [];
-        asyncctx.installSync(context, {onError: (e) => errors.push(e)});
+        const staged = asyncctx.stats().stagedInstalls;
+        // Names and onError reach the install made inside createSync().
+        asyncctx.installSync(context, {
+          names: {AsyncLocalStorage: 'Storage', AsyncContext: ''},
+          onError: (e) => errors.push(e),
+        });
+        const inside = asyncctx.stats().stagedInstalls - staged;
         context.evalSync(`queueMicrotask(() => {
                             throw new Error('from installSync'); }); 0`);
         for (let i = 0; i < 50 && errors.length === 0; i++) await sleep(10);
         const e = errors[0];
-        return `${typeof context.evalSync('typeof AsyncLocalStorage')} ${
-            errors.length} ${e && e.kind} ${
+        return `${inside} ${context.evalSync(
+            '[typeof Storage, typeof AsyncLocalStorage, typeof AsyncContext]' +
+            '.join()')} ${errors.length} ${e && e.kind} ${
             e && /from installSync/.test(e.stack)}`;
       } finally {
         isolate.dispose();
       }
-    }, 'string 1 uncaughtException true'],
+    }, '1 function,undefined,undefined 1 uncaughtException true'],
+    ['handlers: codeCache is read as an own property only', async () => {
+      const isolate = new ivm.Isolate({memoryLimit: 64});
+      try {
+        const context = isolate.createContextSync();
+        context.evalSync(`Object.defineProperty(Object.prototype,
+            'codeCache', {get() { globalThis.readIt = true; return false; },
+                          configurable: true});`);
+        asyncctx.installSync(context, {onError() {}});
+        return context.evalSync(
+            'delete Object.prototype.codeCache; String(globalThis.readIt)');
+      } finally {
+        isolate.dispose();
+      }
+    }, 'undefined'],
     ['handlers: freed when their contexts are collected, then disposed',
      async () => {
        // Releases posted by earlier cases' disposals land first.
