@@ -13,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include "absl/cleanup/cleanup.h"
 #include "src/v8_compat.h"
 #include "test/unittests/reporting_fixture.h"
 #include "test/unittests/request_workload.h"
@@ -105,6 +106,8 @@ TEST_F(TerminationTest,
   queue->AddMicrotasksCompletedCallback(
       [](v8::Isolate* isolate, void*) { isolate->CancelTerminateExecution(); },
       nullptr);
+  // The runtime unregisters from the queue before the queue is freed.
+  absl::Cleanup destroy_runtime = [this] { env().DestroyRuntime(); };
   {
     v8::HandleScope handle_scope(isolate());
     v8::Local<v8::Context> own = v8::Context::New(
@@ -132,8 +135,6 @@ TEST_F(TerminationTest,
     }
     EXPECT_EQ(runtime()->ExecutionStackDepth(), 0u);
   }
-  // The runtime unregisters from the queue before the queue is freed.
-  env().DestroyRuntime();
 }
 
 // As above, in the checkpoint the outermost CallbackScope runs after it has
