@@ -58,6 +58,34 @@ TEST_F(DestroyHookTest, WrappedMicrotaskIdsAreEmittedInBoundedBatches) {
   EXPECT_EQ(RunNumber("destroyed"), 50000);
 }
 
+// Resources collected by the GC inside a chain of promise jobs (which queue
+// no destroy from JavaScript, unlike queueMicrotask) fill a batch there: the
+// interrupt the GC requests queues the microtask that emits it, so the
+// destroy hooks run while the chain still runs.
+TEST_F(DestroyHookTest, BatchCollectedByTheGCIsEmittedDuringAChain) {
+  Run("globalThis.kBatchSize = " + std::to_string(DestroyQueue::kBatchSize) +
+      ";" + R"JS(
+    globalThis.destroyed = 0;
+    globalThis.destroyedAtEnd = -1;
+    asyncHooks.createHook({ destroy() { destroyed++; } }).enable();
+    let steps = 0;
+    function step() {
+      steps++;
+      if (steps === 1) {
+        for (let i = 0; i < kBatchSize + 1024; i++) new AsyncResource('X');
+      } else if (steps === 2) {
+        gc();
+      }
+      if (destroyed === 0 && steps < 100) Promise.resolve().then(step);
+      else destroyedAtEnd = destroyed;
+    }
+    Promise.resolve().then(step);
+  )JS");
+  runtime()->RunMicrotasks(context());
+  EXPECT_GE(RunNumber("destroyedAtEnd"), DestroyQueue::kBatchSize);
+  env().PumpTasks();
+}
+
 // Walks over the contexts that call into JavaScript survive
 // contexts being collected during the walk.
 TEST_F(DestroyHookTest, ContextsCollectedWhileDestroyHooksRun) {

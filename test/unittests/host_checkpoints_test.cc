@@ -80,7 +80,11 @@ class HostCheckpointsTest
   std::string Task(const std::string& source) {
     v8::Isolate::Scope isolate_scope(isolate_);
     v8::HandleScope handle_scope(isolate_);
-    v8::Local<v8::Context> context = context_.Get(isolate_);
+    return TaskIn(context_.Get(isolate_), source);
+  }
+  // The same in another context of the isolate.
+  std::string TaskIn(v8::Local<v8::Context> context,
+                     const std::string& source) {
     std::string result = "terminated";
     {
       v8::Context::Scope context_scope(context);
@@ -129,6 +133,24 @@ TEST_P(HostCheckpointsTest, EnterWithInOneTaskIsNotSeenByTheNext) {
   EXPECT_EQ(Task("als.enterWith('entered'); String(als.getStore())"),
             "entered");
   ExpectAtRest("after enterWith");
+}
+
+// Every installed context starts the next task at its root frame, not only
+// the first one the runtime finds: on V8 10.2 each context has a slot of its
+// own, and a task of either context ends by resetting both.
+TEST_P(HostCheckpointsTest, EnterWithInEitherOfTwoContextsIsNotSeenByTheNext) {
+  v8::Isolate::Scope isolate_scope(isolate_);
+  v8::HandleScope handle_scope(isolate_);
+  v8::Local<v8::Context> first = context_.Get(isolate_);
+  v8::Local<v8::Context> second = v8::Context::New(isolate_);
+  ASSERT_TRUE(runtime_->Install(second).FromMaybe(false));
+  TaskIn(second, "globalThis.als = new AsyncLocalStorage(); 0");
+  EXPECT_EQ(TaskIn(first, "als.enterWith('first'); String(als.getStore())"),
+            "first");
+  EXPECT_EQ(TaskIn(second, "als.enterWith('second'); String(als.getStore())"),
+            "second");
+  EXPECT_EQ(TaskIn(first, "String(als.getStore())"), "undefined");
+  EXPECT_EQ(TaskIn(second, "String(als.getStore())"), "undefined");
 }
 
 TEST_P(HostCheckpointsTest, EnterWithWithAPendingReactionThenTheNextTask) {

@@ -11,6 +11,7 @@
 #include "test/unittests/v8_fixture.h"
 #include "tools/v8_host/v8_host.h"
 #include "v8-function.h"
+#include "v8-microtask-queue.h"
 #include "v8-primitive.h"
 #include "v8-script.h"
 
@@ -69,6 +70,22 @@ TEST_F(PropagationTest, RunRestoresOnThrowAndEnterWithDoesNotLeak) {
     out.push(b.getStore());
   )JS"),
             ",");
+}
+
+// A function the host queues itself (MicrotaskQueue::EnqueueMicrotask: no
+// hook runs around it, and V8 10.2 leaves the slot as its job set it) enters
+// a store: Runtime::RunMicrotasks leaves the root frame current after the
+// checkpoint, so the host's next script does not see that store.
+TEST_F(PropagationTest, EnterWithInAHostQueuedJobDoesNotReachTheNextScript) {
+  Run("globalThis.als = new AsyncLocalStorage();");
+  v8::Local<v8::Function> job = CompileFunction(
+      context(),
+      "(function () {"
+      "  als.enterWith('job'); globalThis.inJob = String(als.getStore()); })");
+  context()->GetMicrotaskQueue()->EnqueueMicrotask(isolate(), job);
+  runtime()->RunMicrotasks(context());
+  EXPECT_EQ(RunString("inJob"), "job");
+  EXPECT_EQ(RunString("String(als.getStore())"), "undefined");
 }
 
 TEST_F(PropagationTest, DefaultValueAndPresentUndefined) {

@@ -8,15 +8,18 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
 
+#include "absl/cleanup/cleanup.h"
 #include "src/v8_compat.h"
 #include "test/unittests/reporting_fixture.h"
 #include "test/unittests/request_workload.h"
 #include "v8-exception.h"
 #include "v8-function.h"
+#include "v8-microtask-queue.h"
 #include "v8-primitive.h"
 #include "v8-script.h"
 
@@ -73,6 +76,65 @@ TEST_F(TerminationTest, TerminationInATopLevelCheckpointLeavesTheStackEmpty) {
   EXPECT_TRUE(isolate()->IsExecutionTerminating());
   Recover();
   ExpectAtRest("after the termination");
+}
+
+// A job of a terminated checkpoint entered a store that its
+// runInAsyncScope never restores: RunMicrotasks leaves the root frame
+// current anyway, so the host's next script after CancelTerminateExecution
+// (before any recovery) does not see that store.
+TEST_F(TerminationTest,
+       TerminatedCheckpointLeavesTheRootFrameForTheNextScript) {
+  RunString(
+      "queueMicrotask(() => new AsyncResource('X').runInAsyncScope(() => {"
+      "  als.enterWith('leaked'); terminateNow(); for (;;) {} }))");
+  runtime()->RunMicrotasks(context());
+  isolate()->CancelTerminateExecution();
+  EXPECT_EQ(RunString("String(als.getStore())"), "undefined");
+  Recover();
+  ExpectAtRest("after the termination");
+}
+
+// V8 >= 12 forgets a termination once no JavaScript is left on the stack,
+// which may be before the runtime's MicrotasksCompletedCallback runs: the
+// deeper execution stack alone must make the next RunMicrotasks reset the
+// layer's bookkeeping. Here a host's own completed callback, registered on
+// the context's queue before Install, cancels the termination first.
+TEST_F(TerminationTest,
+       CheckpointTerminationCancelledBeforeItCompletesIsRecovered) {
+  std::unique_ptr<v8::MicrotaskQueue> queue =
+      v8::MicrotaskQueue::New(isolate(), v8::MicrotasksPolicy::kExplicit);
+  queue->AddMicrotasksCompletedCallback(
+      [](v8::Isolate* isolate, void*) { isolate->CancelTerminateExecution(); },
+      nullptr);
+  // The runtime unregisters from the queue before the queue is freed.
+  absl::Cleanup destroy_runtime = [this] { env().DestroyRuntime(); };
+  {
+    v8::HandleScope handle_scope(isolate());
+    v8::Local<v8::Context> own = v8::Context::New(
+        isolate(), nullptr, v8::MaybeLocal<v8::ObjectTemplate>(),
+        v8::MaybeLocal<v8::Value>(), v8::DeserializeInternalFieldsCallback(),
+        queue.get());
+    ASSERT_TRUE(runtime()->Install(own).FromMaybe(false));
+    SetFunction(own, "terminateNow",
+                [](const v8::FunctionCallbackInfo<v8::Value>& info) {
+                  info.GetIsolate()->TerminateExecution();
+                });
+    env().RunStringIn(own,
+                      "globalThis.terminated = new AsyncResource('X');"
+                      "queueMicrotask(() => terminated.runInAsyncScope(() => {"
+                      "  terminateNow(); for (;;) {} })); ''");
+    runtime()->RunMicrotasks(own);
+    EXPECT_FALSE(isolate()->IsExecutionTerminating());
+    runtime()->RunMicrotasks(own);
+    AsyncResource host(own, "Host");
+    {
+      CallbackScope scope(&host);
+      v8::Local<v8::Value> resource =
+          env().RunIn(own, "asyncHooks.executionAsyncResource()");
+      EXPECT_TRUE(resource->StrictEquals(host.resource()));
+    }
+    EXPECT_EQ(runtime()->ExecutionStackDepth(), 0u);
+  }
 }
 
 // As above, in the checkpoint the outermost CallbackScope runs after it has
