@@ -60,8 +60,17 @@ void RuntimeImpl::EnterRootFrames() {
   for (auto& [state, owned] : states_) {
     if (state->context.IsEmpty())
       continue;
-    compat::SetContinuationData(isolate, state->context.Get(isolate),
-                                RootFrame(isolate, state));
+    // Where the data is per context (10.2) this visits every context: a
+    // scope per context keeps the handles from growing into new blocks.
+    // A context already at the root (most, between tasks) is only read: a
+    // write costs V8's write barrier.
+    v8::HandleScope handle_scope(isolate);
+    v8::Local<v8::Context> context = state->context.Get(isolate);
+    v8::Local<v8::Value> root = RootFrame(isolate, state);
+    if (compat::kContinuationDataPerIsolate ||
+        compat::GetContinuationData(isolate, context) != root) {
+      compat::SetContinuationData(isolate, context, root);
+    }
     if (compat::kContinuationDataPerIsolate)
       break;
   }

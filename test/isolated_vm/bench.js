@@ -231,8 +231,30 @@ async function run(projectDir, root, quick) {
 
 module.exports = {run};
 
+// bench.js <project> <root> --count context|install N: N contexts of one
+// isolate, each alone or installed (run_tests.py --instructions runs it
+// under cachegrind at two counts).
+function count(projectDir, mode, n) {
+  const projectRequire = createRequire(path.join(projectDir, 'package.json'));
+  ivm = projectRequire('isolated-vm');
+  asyncctx = projectRequire('asyncctx-isolated-vm');
+  const isolate = new ivm.Isolate({memoryLimit: 128});
+  const options = {onError() {}};
+  for (let i = 0; i < n; i++) {
+    const context = isolate.createContextSync();
+    if (mode === 'install') asyncctx.installSync(context, options);
+    context.release();
+  }
+  isolate.dispose();
+}
+
 if (require.main === module) {
   const [projectDir, root, ...flags] = process.argv.slice(2);
+  const at = flags.indexOf('--count');
+  if (at >= 0) {
+    count(projectDir, flags[at + 1], Number(flags[at + 2]));
+    return;
+  }
   run(projectDir, root, flags.includes('--quick')).catch((e) => {
     console.error(e);
     process.exitCode = 1;

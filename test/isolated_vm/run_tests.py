@@ -2,7 +2,7 @@
 """asyncctx inside isolated-vm, under the real node binary of one V8.
 
     test/isolated_vm/run_tests.py --v8=13.6|14.6 [--filter SUBSTR] [--no-build]
-                                  [--setup-only] [--bench]
+                                  [--setup-only] [--bench] [--instructions]
 
 Packs the npm tarball for that Node's ABI (tools/pack_isolated_vm), makes a
 temporary project in out/v8-<v8>/isolated_vm/project, installs the tarball
@@ -15,6 +15,11 @@ last one is `N passed, N failed`. Exit code 0 only if nothing failed.
 --setup-only stops after the install and prints the project's path last
 (examples/run_examples.py runs examples/isolated_vm_*.js there). --bench
 runs test/isolated_vm/bench.js (full rounds) instead of the suite.
+--instructions counts instead (valgrind's cachegrind, which counts
+instructions, not seconds, so the machine's load does not move it): the
+instructions per context of createContextSync() alone and with
+installSync(), each from two runs of bench.js --count (20 and 120
+contexts, GC on the main thread), and their ratio.
 """
 
 import argparse
@@ -44,6 +49,7 @@ def main():
     parser.add_argument("--timeout", type=int, default=600)
     parser.add_argument("--setup-only", action="store_true")
     parser.add_argument("--bench", action="store_true")
+    parser.add_argument("--instructions", action="store_true")
     args = parser.parse_args()
 
     major = NODE_MAJOR[args.v8]
@@ -116,6 +122,8 @@ def main():
         print("0 passed, 1 failed")
         return 1
 
+    if args.instructions:
+        return count_instructions(node, project)
     cmd = [node, "--expose-gc", os.path.join(HERE, "suite.js"), project, ROOT]
     if args.bench:
         cmd = [node, os.path.join(HERE, "bench.js"), project, ROOT]
@@ -128,6 +136,30 @@ def main():
         print("0 passed, 1 failed")
         return 1
     return rc
+
+
+def count_instructions(node, project):
+    """Prints the instructions per context with and without installSync()."""
+    def instructions(mode, count):
+        run = subprocess.run(
+            ["valgrind", "--tool=cachegrind", "--cache-sim=no",
+             "--cachegrind-out-file=/dev/null", node, "--single-threaded-gc",
+             os.path.join(HERE, "bench.js"), project, ROOT, "--count", mode,
+             str(count)],
+            cwd=project, capture_output=True, text=True)
+        found = re.search(r"I\s+refs:\s+([\d,]+)", run.stderr)
+        if run.returncode != 0 or not found:
+            sys.stdout.write(run.stderr[-2000:])
+            raise SystemExit("not ok - cachegrind of bench.js --count failed")
+        return int(found.group(1).replace(",", ""))
+    per = {}
+    for mode in ("context", "install"):
+        per[mode] = (instructions(mode, 120) - instructions(mode, 20)) / 100
+    print("# instructions per createContextSync(): %.0f; with installSync(): "
+          "%.0f; ratio %.2f (install adds %.0f%%)" % (
+              per["context"], per["install"], per["install"] / per["context"],
+              (per["install"] / per["context"] - 1) * 100))
+    return 0
 
 
 if __name__ == "__main__":
