@@ -62,9 +62,14 @@ void RuntimeImpl::OnDestroyInterrupt(v8::Isolate* isolate, void* data) {
   RuntimeImpl* runtime = *alive;
   runtime->destroy_interrupt_requested_ = false;
   v8::HandleScope handle_scope(isolate);
-  // Only states with queued destroys can be full. QueueDestroyFlush queues
-  // a microtask and runs no JavaScript, so the list does not change.
-  for (ContextState* state : runtime->destroy_pending_) {
+  // Only states with queued destroys can be full. QueueDestroyFlush runs
+  // no JavaScript, but it allocates, and a GC there may add a state to the
+  // list (QueueDestroyFromGC) or take a collected one off it: walked by
+  // index, its size read each time (a state taken off before `i` can make
+  // the walk skip one, whose batch then waits for the destroy task).
+  std::vector<ContextState*>& pending = runtime->destroy_pending_;
+  for (size_t i = 0; i < pending.size(); i++) {
+    ContextState* state = pending[i];
     if (state->destroys.full() && !state->destroy_flush_queued)
       runtime->QueueDestroyFlush(state);
   }
@@ -185,22 +190,32 @@ void RuntimeImpl::EmitPendingDestroys() {
   v8::HandleScope handle_scope(isolate());
   // Hooks may queue more destroys (which put their states on the list
   // again), install contexts or let the GC collect one: walk a copy of the
-  // list, each state taken off it before its batch.
+  // list, each state taken off it before its batch, and walk again while
+  // the hooks put states on it (Node.js loops until its list is empty).
   // Two buffers change places (no allocation once both have grown); a
   // nested call (a hook's host calling EmitPendingDestroys) gets an empty
   // one of its own.
   std::vector<ContextState*> states = std::move(destroy_pending_scratch_);
   destroy_pending_scratch_ = std::vector<ContextState*>();
-  states.clear();
-  states.swap(destroy_pending_);
-  std::sort(states.begin(), states.end(), [](ContextState* a, ContextState* b) {
-    return a->serial < b->serial;
-  });
-  for (ContextState* state : states)
-    state->destroy_pending = false;
-  for (ContextState* state : states) {
-    if (IsLive(state))
+  v8::Isolate* isolate = this->isolate();
+  while (!destroy_pending_.empty() && !isolate->IsExecutionTerminating()) {
+    states.clear();
+    states.swap(destroy_pending_);
+    std::sort(
+        states.begin(), states.end(),
+        [](ContextState* a, ContextState* b) { return a->serial < b->serial; });
+    for (ContextState* state : states)
+      state->destroy_pending = false;
+    for (ContextState* state : states) {
+      if (!IsLive(state))
+        continue;
       EmitDestroyBatch(state);
+      // A batch cut short (the isolate terminating) keeps its ids: back on
+      // the list, for the next walk. (The batch held its context, so the
+      // state is still live.)
+      if (!state->destroys.empty())
+        MarkDestroyPending(state);
+    }
   }
   states.clear();
   if (states.capacity() > destroy_pending_scratch_.capacity())
@@ -211,6 +226,10 @@ void RuntimeImpl::EmitDestroyBatch(ContextState* state) {
   if (state->destroys.empty())
     return;
   v8::Isolate* isolate = this->isolate();
+  // Nothing can run now (not even the layer's lookup of its emitter): the
+  // ids wait for the next emission.
+  if (isolate->IsExecutionTerminating() && !state->context.IsEmpty())
+    return;
   std::vector<double> ids;
   if (state->context.IsEmpty()) {
     state->destroys.TakeInto(&ids);

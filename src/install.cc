@@ -415,8 +415,13 @@ v8::Maybe<bool> RuntimeImpl::Install(v8::Local<v8::Context> context,
     return v8::Nothing<bool>();
   }
   // Every failure from here on leaves JavaScript holding the binding: detach
-  // it so that nothing reaches `state` after it is freed.
-  absl::Cleanup detach_on_failure = [holder] { DetachBindingHolder(holder); };
+  // it so that nothing reaches `state` after it is freed, and take the state
+  // off the runtime's list of pending destroys (code that ran during the
+  // install may have queued one).
+  absl::Cleanup detach_on_failure = [this, holder, state] {
+    DetachBindingHolder(holder);
+    UnmarkDestroyPending(state);
+  };
 
   v8::Local<v8::Object> exports;
   v8::Local<v8::Object> internals;

@@ -129,5 +129,36 @@ TEST_F(DestroyHookTest, ContextsCollectedWhileDestroyHooksRun) {
 }
 
 }  // namespace
+// Destroy batches are emitted in the order the contexts were installed,
+// whatever the order their destroys were queued in.
+TEST_F(DestroyHookTest, BatchesAreEmittedInInstallOrder) {
+  std::vector<std::string> log;
+  std::vector<v8::Global<v8::Context>> contexts;
+  for (int i = 0; i < 3; i++) {
+    v8::HandleScope scope(isolate());
+    v8::Local<v8::Context> context = v8::Context::New(isolate());
+    ASSERT_TRUE(runtime()->Install(context).FromMaybe(false));
+    SetFunction(
+        context, "record",
+        [](const v8::FunctionCallbackInfo<v8::Value>& info) {
+          FunctionData<std::vector<std::string>>()->push_back(
+              *v8::String::Utf8Value(info.GetIsolate(), info[0]));
+        },
+        &log);
+    RunStringIn(context, "asyncHooks.createHook({ destroy() { record('c" +
+                             std::to_string(i) + "'); } }).enable(); ''");
+    contexts.emplace_back(isolate(), context);
+  }
+  for (int i : {2, 0, 1}) {
+    v8::HandleScope scope(isolate());
+    AsyncResource resource(contexts[i].Get(isolate()), "X");
+  }
+  runtime()->EmitPendingDestroys();
+  std::string joined;
+  for (const std::string& entry : log)
+    joined += (joined.empty() ? "" : ",") + entry;
+  EXPECT_EQ(joined, "c0,c1,c2");
+}
+
 }  // namespace test
 }  // namespace asyncctx

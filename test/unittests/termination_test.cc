@@ -620,5 +620,38 @@ TEST_F(TerminationTest, TerminatedCallbackFromJavaScriptDropsItsQueuedWork) {
 }
 
 }  // namespace
+// A destroy batch cut short by a termination keeps its ids for a later
+// emission: the contexts after the terminated one in the walk are emitted
+// the next time (they stay on the runtime's list of pending destroys).
+TEST_F(TerminationTest, DestroysLeftByATerminatedBatchAreEmittedLater) {
+  v8::Local<v8::Context> second = v8::Context::New(isolate());
+  ASSERT_TRUE(runtime()->Install(second).FromMaybe(false));
+  RunString(
+      "globalThis.once = true;"
+      "asyncHooks.createHook({ destroy() {"
+      "  if (once) { once = false; terminateNow(); for (;;) {} } } })"
+      "    .enable(); ''");
+  env().RunStringIn(second,
+                    "globalThis.destroyed = 0;"
+                    "asyncHooks.createHook({ destroy() { destroyed++; } })"
+                    "    .enable(); ''");
+  SetFunction(
+      context(), "emitNow",
+      [](const v8::FunctionCallbackInfo<v8::Value>&) {
+        FunctionData<Runtime>()->EmitPendingDestroys();
+      },
+      runtime());
+  { AsyncResource first_resource(context(), "A"); }
+  { AsyncResource second_resource(second, "B"); }
+  // JavaScript stays on the stack around the emission, so the isolate is
+  // still terminating when it reaches `second`.
+  RunTerminated("emitNow()");
+  isolate()->CancelTerminateExecution();
+  EXPECT_EQ(env().RunStringIn(second, "String(destroyed)"), "0");
+  runtime()->EmitPendingDestroys();
+  EXPECT_EQ(env().RunStringIn(second, "String(destroyed)"), "1");
+  Recover();
+}
+
 }  // namespace test
 }  // namespace asyncctx
