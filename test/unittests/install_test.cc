@@ -217,6 +217,14 @@ TEST_F(InstallTest, FinalizationRegistryIsReplacedWithItsAttributes) {
   EXPECT_EQ(RunStringIn(fixed, kDescribe),
             "function,true,false,false,true,false,true,true," + kReplaced);
 
+  // An enumerable global stays enumerable, and writable, once replaced.
+  v8::Local<v8::Context> enumerable = prepared(
+      "Object.defineProperty(globalThis, 'FinalizationRegistry', "
+      "{enumerable: true}); ''");
+  ASSERT_TRUE(runtime()->Install(enumerable).FromMaybe(false));
+  EXPECT_EQ(RunStringIn(enumerable, kDescribe),
+            "function,true,true,true,true,false,true,true," + kReplaced);
+
   // A prototype constructor that cannot change: Install fails and puts the
   // builtin back.
   v8::Local<v8::Context> frozen = prepared(
