@@ -557,6 +557,36 @@ TEST_F(TerminationTest, TerminatedCallbackFromJavaScriptDropsItsQueuedWork) {
   EXPECT_EQ(RunString("ran.splice(0).join()"), "later");
 }
 
+// A checkpoint terminated while queueMicrotask callbacks wait: V8 drops
+// their runners, and the layer's FIFO of callbacks is cleared with them, so
+// the dropped callbacks are not kept alive, and the next callback queued is
+// the one the next runner runs.
+TEST_F(TerminationTest, TerminatedCheckpointDropsItsQueuedMicrotaskCallbacks) {
+  Run("globalThis.ran = [];");
+  Run(R"JS(
+    Promise.resolve().then(() => als.run('tenant', () => {
+      const first = () => ran.push('first:' + als.getStore());
+      const second = () => ran.push('second:' + als.getStore());
+      globalThis.dropped = [new WeakRef(first), new WeakRef(second)];
+      queueMicrotask(first);
+      queueMicrotask(second);
+      terminateNow();
+      for (;;) {}
+    }));
+  )JS");
+  runtime()->RunMicrotasks(context());
+  EXPECT_TRUE(isolate()->IsExecutionTerminating());
+  Recover();
+  env().CollectGarbage();
+  EXPECT_EQ(RunString("dropped.map((ref) => typeof ref.deref()).join()"),
+            "undefined,undefined");
+  Run("als.run('next', () => queueMicrotask("
+      "    () => ran.push('next:' + als.getStore())))");
+  runtime()->RunMicrotasks(context());
+  EXPECT_EQ(RunString("ran.join()"), "next:next");
+  ExpectAtRest("after the next callback");
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace asyncctx
