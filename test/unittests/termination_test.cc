@@ -559,17 +559,22 @@ TEST_F(TerminationTest, TerminatedCallbackFromJavaScriptDropsItsQueuedWork) {
 
 // A checkpoint terminated while queueMicrotask callbacks wait: V8 drops
 // their runners, and the layer's FIFO of callbacks is cleared with them, so
-// the dropped callbacks are not kept alive, and the next callback queued is
-// the one the next runner runs.
+// the dropped callbacks and their frames are not kept alive, and the next
+// callback queued is the one the next runner runs. More than a chunk of the
+// FIFO (1,024 callbacks) waits, so it spans two.
 TEST_F(TerminationTest, TerminatedCheckpointDropsItsQueuedMicrotaskCallbacks) {
   Run("globalThis.ran = [];");
   Run(R"JS(
-    Promise.resolve().then(() => als.run('tenant', () => {
-      const first = () => ran.push('first:' + als.getStore());
-      const second = () => ran.push('second:' + als.getStore());
-      globalThis.dropped = [new WeakRef(first), new WeakRef(second)];
+    Promise.resolve().then(() => als.run({name: 'tenant'}, () => {
+      const first = () => ran.push('first');
+      const second = () => ran.push('second');
+      const last = () => ran.push('last');
+      globalThis.dropped = [new WeakRef(first), new WeakRef(second),
+                            new WeakRef(last), new WeakRef(als.getStore())];
       queueMicrotask(first);
       queueMicrotask(second);
+      for (let i = 0; i < 1024; i++) queueMicrotask(() => ran.push(i));
+      queueMicrotask(last);
       terminateNow();
       for (;;) {}
     }));
@@ -579,7 +584,7 @@ TEST_F(TerminationTest, TerminatedCheckpointDropsItsQueuedMicrotaskCallbacks) {
   Recover();
   env().CollectGarbage();
   EXPECT_EQ(RunString("dropped.map((ref) => typeof ref.deref()).join()"),
-            "undefined,undefined");
+            "undefined,undefined,undefined,undefined");
   Run("als.run('next', () => queueMicrotask("
       "    () => ran.push('next:' + als.getStore())))");
   runtime()->RunMicrotasks(context());
