@@ -561,35 +561,42 @@ TEST_F(TerminationTest, TerminatedCallbackFromJavaScriptDropsItsQueuedWork) {
 // their runners, and the layer's FIFO of callbacks is cleared with them, so
 // the dropped callbacks and their frames are not kept alive, and the next
 // callback queued is the one the next runner runs. More than a chunk of the
-// FIFO (1,024 callbacks) waits, so it spans two.
+// FIFO (1,024 callbacks) waits, so the dropped ones span two chunks; they
+// start at its first slot, then (one callback ran before them) at its second.
 TEST_F(TerminationTest, TerminatedCheckpointDropsItsQueuedMicrotaskCallbacks) {
   Run("globalThis.ran = [];");
-  Run(R"JS(
-    Promise.resolve().then(() => als.run({name: 'tenant'}, () => {
-      const first = () => ran.push('first');
-      const second = () => ran.push('second');
-      const last = () => ran.push('last');
-      globalThis.dropped = [new WeakRef(first), new WeakRef(second),
-                            new WeakRef(last), new WeakRef(als.getStore())];
-      queueMicrotask(first);
-      queueMicrotask(second);
-      for (let i = 0; i < 1024; i++) queueMicrotask(() => ran.push(i));
-      queueMicrotask(last);
-      terminateNow();
-      for (;;) {}
-    }));
-  )JS");
-  runtime()->RunMicrotasks(context());
-  EXPECT_TRUE(isolate()->IsExecutionTerminating());
-  Recover();
-  env().CollectGarbage();
-  EXPECT_EQ(RunString("dropped.map((ref) => typeof ref.deref()).join()"),
-            "undefined,undefined,undefined,undefined");
-  Run("als.run('next', () => queueMicrotask("
-      "    () => ran.push('next:' + als.getStore())))");
-  runtime()->RunMicrotasks(context());
-  EXPECT_EQ(RunString("ran.join()"), "next:next");
-  ExpectAtRest("after the next callback");
+  for (bool one_ran_first : {false, true}) {
+    SCOPED_TRACE(one_ran_first ? "one ran first" : "none ran first");
+    if (one_ran_first)
+      Run("als.run('zero', () => queueMicrotask(() => ran.push('zero')))");
+    Run(R"JS(
+      Promise.resolve().then(() => als.run({name: 'tenant'}, () => {
+        const first = () => ran.push('first');
+        const second = () => ran.push('second');
+        const last = () => ran.push('last');
+        globalThis.dropped = [new WeakRef(first), new WeakRef(second),
+                              new WeakRef(last), new WeakRef(als.getStore())];
+        queueMicrotask(first);
+        queueMicrotask(second);
+        for (let i = 0; i < 1022; i++) queueMicrotask(() => ran.push(i));
+        queueMicrotask(last);
+        terminateNow();
+        for (;;) {}
+      }));
+    )JS");
+    runtime()->RunMicrotasks(context());
+    EXPECT_TRUE(isolate()->IsExecutionTerminating());
+    Recover();
+    env().CollectGarbage();
+    EXPECT_EQ(RunString("dropped.map((ref) => typeof ref.deref()).join()"),
+              "undefined,undefined,undefined,undefined");
+    Run("als.run('next', () => queueMicrotask("
+        "    () => ran.push('next:' + als.getStore())))");
+    runtime()->RunMicrotasks(context());
+    EXPECT_EQ(RunString("ran.splice(0).join()"),
+              one_ran_first ? "zero,next:next" : "next:next");
+    ExpectAtRest("after the next callback");
+  }
 }
 
 }  // namespace
