@@ -468,6 +468,12 @@ TEST_F(TerminationTest, TerminatedCallbackDropsItsQueuedWork) {
     Run("Promise.resolve().then(() => ran.push('later'))");
     runtime()->RunMicrotasks(context());
     EXPECT_EQ(RunString("ran.splice(0).join()"), "later");
+    // The dropped callback is not the one the next runner runs.
+    Run("als.run('next', () => queueMicrotask("
+        "    () => ran.push('microtask:' + als.getStore())))");
+    runtime()->RunMicrotasks(context());
+    EXPECT_EQ(RunString("ran.splice(0).join()"), "microtask:next")
+        << "with_scope=" << with_scope;
   }
 }
 
@@ -512,6 +518,10 @@ TEST_F(TerminationTest, TerminatedCallbackDropsItsQueuedWorkWithoutATryCatch) {
   Run("Promise.resolve().then(() => ran.push('later'))");
   runtime()->RunMicrotasks(context());
   EXPECT_EQ(RunString("ran.splice(0).join()"), "later");
+  Run("als.run('next', () => queueMicrotask("
+      "    () => ran.push('microtask:' + als.getStore())))");
+  runtime()->RunMicrotasks(context());
+  EXPECT_EQ(RunString("ran.splice(0).join()"), "microtask:next");
 }
 
 // The host's native function `callBack(fn)`: runs fn through MakeCallback
@@ -555,6 +565,10 @@ TEST_F(TerminationTest, TerminatedCallbackFromJavaScriptDropsItsQueuedWork) {
   Run("Promise.resolve().then(() => ran.push('later'))");
   runtime()->RunMicrotasks(context());
   EXPECT_EQ(RunString("ran.splice(0).join()"), "later");
+  Run("als.run('next', () => queueMicrotask("
+      "    () => ran.push('microtask:' + als.getStore())))");
+  runtime()->RunMicrotasks(context());
+  EXPECT_EQ(RunString("ran.splice(0).join()"), "microtask:next");
 }
 
 // A checkpoint terminated while queueMicrotask callbacks wait: V8 drops
@@ -597,6 +611,34 @@ TEST_F(TerminationTest, TerminatedCheckpointDropsItsQueuedMicrotaskCallbacks) {
               one_ran_first ? "zero,next:next" : "next:next");
     ExpectAtRest("after the next callback");
   }
+}
+
+// As above, with the checkpoint run inside a CallbackScope that stays open:
+// there the layer's reset waits for the scope to close, and the next
+// queueMicrotask call, in the same scope, still must not find the dropped
+// callback (the completed checkpoint made it stale).
+TEST_F(TerminationTest, TerminatedCheckpointInsideAScopeDropsItsCallbacks) {
+  Run("globalThis.ran = [];");
+  AsyncResource host(context(), "Host");
+  {
+    CallbackScope scope(&host);
+    Run(R"JS(
+      als.run('tenant', () => {
+        Promise.resolve().then(() => { terminateNow(); for (;;) {} });
+        queueMicrotask(() => ran.push('dropped:' + als.getStore()));
+      });
+    )JS");
+    runtime()->RunMicrotasks(context());
+    EXPECT_TRUE(isolate()->IsExecutionTerminating());
+    isolate()->CancelTerminateExecution();
+    Run("als.run('next', () => queueMicrotask("
+        "    () => ran.push('next:' + als.getStore())))");
+    runtime()->RunMicrotasks(context());
+    EXPECT_EQ(RunString("ran.splice(0).join()"), "next:next");
+  }
+  runtime()->RunMicrotasks(context());
+  EXPECT_EQ(RunString("ran.join()"), "");
+  ExpectAtRest("after the scope");
 }
 
 }  // namespace
