@@ -587,6 +587,25 @@ test('AsyncLocalStorage.snapshot runs callbacks in the snapshot frame', () => {
   assert.equal(b.getStore(), undefined);
 });
 
+// As Node.js's: a resource of type AsyncLocalStorageSnapshot, as a hook sees.
+test('AsyncLocalStorage.snapshot makes an AsyncLocalStorageSnapshot resource',
+     () => {
+       const types = [];
+       const hook = asyncHooks.createHook({
+         init(asyncId, type) {
+           types.push(type);
+         },
+       }).enable();
+       let snapshot;
+       try {
+         snapshot = AsyncLocalStorage.snapshot();
+       } finally {
+         hook.disable();
+       }
+       assert.deepEqual(types, ['AsyncLocalStorageSnapshot']);
+       assert.equal(snapshot((x) => x + 1, 4), 5);
+     });
+
 test('a snapshot taken at the root hides every store', () => {
   const als = new AsyncLocalStorage();
   const snapshot = AsyncLocalStorage.snapshot();
