@@ -217,6 +217,29 @@ TEST_F(InstallTest, FinalizationRegistryIsReplacedWithItsAttributes) {
   EXPECT_EQ(RunStringIn(fixed, kDescribe),
             "function,true,false,false,true,false,true,true," + kReplaced);
 
+  // An enumerable global stays enumerable, and writable, once replaced.
+  v8::Local<v8::Context> enumerable = prepared(
+      "Object.defineProperty(globalThis, 'FinalizationRegistry', "
+      "{enumerable: true}); ''");
+  ASSERT_TRUE(runtime()->Install(enumerable).FromMaybe(false));
+  EXPECT_EQ(RunStringIn(enumerable, kDescribe),
+            "function,true,true,true,true,false,true,true," + kReplaced);
+
+  // A global that is not V8's constructor (here an accessor, which the
+  // primordials read through) is left as it is, and so is the builtin
+  // prototype's `constructor`.
+  v8::Local<v8::Context> accessor = prepared(
+      "Object.defineProperty(globalThis, 'FinalizationRegistry', "
+      "{get() { return builtin; }, configurable: true}); ''");
+  ASSERT_TRUE(runtime()->Install(accessor).FromMaybe(false));
+  EXPECT_EQ(RunStringIn(accessor, R"JS(
+    [typeof Object.getOwnPropertyDescriptor(globalThis,
+                                            'FinalizationRegistry').get,
+     FinalizationRegistry === builtin,
+     builtin.prototype.constructor === builtin].join()
+  )JS"),
+            "function,true,true");
+
   // A prototype constructor that cannot change: Install fails and puts the
   // builtin back.
   v8::Local<v8::Context> frozen = prepared(

@@ -530,6 +530,12 @@ TEST_F(TerminationTest, TerminatedCallbackDropsItsQueuedWork) {
     Run("Promise.resolve().then(() => ran.push('later'))");
     runtime()->RunMicrotasks(context());
     EXPECT_EQ(RunString("ran.splice(0).join()"), "later");
+    // The dropped callback is not the one the next runner runs.
+    Run("als.run('next', () => queueMicrotask("
+        "    () => ran.push('microtask:' + als.getStore())))");
+    runtime()->RunMicrotasks(context());
+    EXPECT_EQ(RunString("ran.splice(0).join()"), "microtask:next")
+        << "with_scope=" << with_scope;
   }
 }
 
@@ -574,6 +580,10 @@ TEST_F(TerminationTest, TerminatedCallbackDropsItsQueuedWorkWithoutATryCatch) {
   Run("Promise.resolve().then(() => ran.push('later'))");
   runtime()->RunMicrotasks(context());
   EXPECT_EQ(RunString("ran.splice(0).join()"), "later");
+  Run("als.run('next', () => queueMicrotask("
+      "    () => ran.push('microtask:' + als.getStore())))");
+  runtime()->RunMicrotasks(context());
+  EXPECT_EQ(RunString("ran.splice(0).join()"), "microtask:next");
 }
 
 // The host's native function `callBack(fn)`: runs fn through MakeCallback
@@ -617,6 +627,80 @@ TEST_F(TerminationTest, TerminatedCallbackFromJavaScriptDropsItsQueuedWork) {
   Run("Promise.resolve().then(() => ran.push('later'))");
   runtime()->RunMicrotasks(context());
   EXPECT_EQ(RunString("ran.splice(0).join()"), "later");
+  Run("als.run('next', () => queueMicrotask("
+      "    () => ran.push('microtask:' + als.getStore())))");
+  runtime()->RunMicrotasks(context());
+  EXPECT_EQ(RunString("ran.splice(0).join()"), "microtask:next");
+}
+
+// A checkpoint terminated while queueMicrotask callbacks wait: V8 drops
+// their runners, and the layer's FIFO of callbacks is cleared with them, so
+// the dropped callbacks and their frames are not kept alive, and the next
+// callback queued is the one the next runner runs. More than a chunk of the
+// FIFO (1,024 callbacks) waits, so the dropped ones span two chunks; they
+// start at its first slot, then (one callback ran before them) at its second.
+TEST_F(TerminationTest, TerminatedCheckpointDropsItsQueuedMicrotaskCallbacks) {
+  Run("globalThis.ran = [];");
+  for (bool one_ran_first : {false, true}) {
+    SCOPED_TRACE(one_ran_first ? "one ran first" : "none ran first");
+    if (one_ran_first)
+      Run("als.run('zero', () => queueMicrotask(() => ran.push('zero')))");
+    Run(R"JS(
+      Promise.resolve().then(() => als.run({name: 'tenant'}, () => {
+        const first = () => ran.push('first');
+        const second = () => ran.push('second');
+        const last = () => ran.push('last');
+        globalThis.dropped = [new WeakRef(first), new WeakRef(second),
+                              new WeakRef(last), new WeakRef(als.getStore())];
+        queueMicrotask(first);
+        queueMicrotask(second);
+        for (let i = 0; i < 1022; i++) queueMicrotask(() => ran.push(i));
+        queueMicrotask(last);
+        terminateNow();
+        for (;;) {}
+      }));
+    )JS");
+    runtime()->RunMicrotasks(context());
+    EXPECT_TRUE(isolate()->IsExecutionTerminating());
+    Recover();
+    env().CollectGarbage();
+    EXPECT_EQ(RunString("dropped.map((ref) => typeof ref.deref()).join()"),
+              "undefined,undefined,undefined,undefined");
+    Run("als.run('next', () => queueMicrotask("
+        "    () => ran.push('next:' + als.getStore())))");
+    runtime()->RunMicrotasks(context());
+    EXPECT_EQ(RunString("ran.splice(0).join()"),
+              one_ran_first ? "zero,next:next" : "next:next");
+    ExpectAtRest("after the next callback");
+  }
+}
+
+// As above, with the checkpoint run inside a CallbackScope that stays open:
+// there the layer's reset waits for the scope to close, and the next
+// queueMicrotask call, in the same scope, still must not find the dropped
+// callback (the completed checkpoint made it stale).
+TEST_F(TerminationTest, TerminatedCheckpointInsideAScopeDropsItsCallbacks) {
+  Run("globalThis.ran = [];");
+  AsyncResource host(context(), "Host");
+  {
+    CallbackScope scope(&host);
+    Run(R"JS(
+      als.run('tenant', () => {
+        Promise.resolve().then(() => { terminateNow(); for (;;) {} });
+        queueMicrotask(() => ran.push('dropped:' + als.getStore()));
+      });
+    )JS");
+    runtime()->RunMicrotasks(context());
+    EXPECT_TRUE(isolate()->IsExecutionTerminating());
+    isolate()->CancelTerminateExecution();
+    Run("als.run('next', () => queueMicrotask("
+        "    () => ran.push('next:' + als.getStore())))");
+    runtime()->RunMicrotasks(context());
+    EXPECT_EQ(RunString("ran.splice(0).join()"), "next:next");
+  }
+  runtime()->RunMicrotasks(context());
+  EXPECT_EQ(RunString("ran.join()"), "");
+  ExpectAtRest("after the scope");
 }
 
 }  // namespace

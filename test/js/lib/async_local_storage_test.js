@@ -587,6 +587,38 @@ test('AsyncLocalStorage.snapshot runs callbacks in the snapshot frame', () => {
   assert.equal(b.getStore(), undefined);
 });
 
+// run is defined by the layer (not in the class body), with the descriptor
+// of the class's other methods.
+test('AsyncLocalStorage.prototype.run has a method\'s descriptor', () => {
+  const describe = (name) => {
+    const {writable, enumerable, configurable, value} =
+        Object.getOwnPropertyDescriptor(AsyncLocalStorage.prototype, name);
+    return [typeof value, writable, enumerable, configurable];
+  };
+  assert.deepEqual(describe('run'), ['function', true, false, true]);
+  assert.deepEqual(describe('run'), describe('getStore'));
+  assert(!Object.keys(AsyncLocalStorage.prototype).includes('run'));
+});
+
+// As Node.js's: a resource of type AsyncLocalStorageSnapshot, as a hook sees.
+test('AsyncLocalStorage.snapshot makes an AsyncLocalStorageSnapshot resource',
+     () => {
+       const types = [];
+       const hook = asyncHooks.createHook({
+         init(asyncId, type) {
+           types.push(type);
+         },
+       }).enable();
+       let snapshot;
+       try {
+         snapshot = AsyncLocalStorage.snapshot();
+       } finally {
+         hook.disable();
+       }
+       assert.deepEqual(types, ['AsyncLocalStorageSnapshot']);
+       assert.equal(snapshot((x) => x + 1, 4), 5);
+     });
+
 test('a snapshot taken at the root hides every store', () => {
   const als = new AsyncLocalStorage();
   const snapshot = AsyncLocalStorage.snapshot();

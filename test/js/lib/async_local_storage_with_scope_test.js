@@ -95,6 +95,12 @@ test('withScope and its RunScope validate the storage (ERR_INVALID_ARG_TYPE)',
                        (err) => err instanceof TypeError &&
                            (isNode || err.code === 'ERR_INVALID_ARG_TYPE'));
        }
+       if (!isNode) {
+         // The message names what was received, as Node's validators do.
+         assert.equal(assert.throws(() => new RunScope(5, 1)).message,
+                      'The "storage" argument must be of type ' +
+                          'AsyncLocalStorage. Received type number (5)');
+       }
        assert.equal(als.getStore(), undefined);
      });
 

@@ -234,3 +234,33 @@ test('interleaved queueMicrotask chains in a store run in order ' +
   assert.equal(seen.b.length, 20000);
   assert(seen.a.every((v, i) => v === i), 'chain a in order');
 });
+
+// More than a chunk of the ring (1,024 callbacks) pending all the time: the
+// tail needs a new chunk again before the head has left the one after the
+// spare, so a chunk must never serve twice at once.
+test('1,500 queueMicrotask callbacks pending at all times in a store run ' +
+     'once each, in order', async () => {
+  const als = new AsyncLocalStorage();
+  const kPending = 1500;
+  const kTotal = 8000;
+  const seen = [];
+  let wrong = 0;
+  let next = 0;
+  await new Promise((resolve) => {
+    function queue() {
+      const id = next++;
+      queueMicrotask(() => {
+        if (als.getStore() !== 'ring') wrong++;
+        seen.push(id);
+        if (next < kTotal) queue();
+        if (seen.length === kTotal) resolve();
+      });
+    }
+    als.run('ring', () => {
+      for (let i = 0; i < kPending; i++) queue();
+    });
+  });
+  assert.equal(wrong, 0);
+  assert.equal(seen.length, kTotal);
+  assert(seen.every((v, i) => v === i), 'in order');
+});
