@@ -306,6 +306,20 @@ const HANDLER = `
   };
 `;
 
+// Runs [name, body, want] cases: each body's result must equal `want`.
+async function runCases(cases) {
+  for (const [name, body, want] of cases) {
+    if (filter && !name.includes(filter)) continue;
+    try {
+      const got = await body();
+      check(name, got === want, `got ${JSON.stringify(got)}, want ${
+          JSON.stringify(want)}`);
+    } catch (e) {
+      notOk(name, String(e && e.stack || e));
+    }
+  }
+}
+
 async function newInstalledIsolate(options = {}) {
   const isolate = new ivm.Isolate({memoryLimit: 64});
   const context = await isolate.createContext();
@@ -654,16 +668,7 @@ async function handlers() {
       }
     }, 'threw threw 0'],
   ];
-  for (const [name, body, want] of cases) {
-    if (filter && !name.includes(filter)) continue;
-    try {
-      const got = await body();
-      check(name, got === want, `got ${JSON.stringify(got)}, want ${
-          JSON.stringify(want)}`);
-    } catch (e) {
-      notOk(name, String(e && e.stack || e));
-    }
-  }
+  await runCases(cases);
 }
 
 async function misuse() {
@@ -800,16 +805,7 @@ async function refusals() {
           after.created - before.created}`;
     }, 'refused undefined 0'],
   ];
-  for (const [name, body, want] of cases) {
-    if (filter && !name.includes(filter)) continue;
-    try {
-      const got = await body();
-      check(name, got === want, `got ${JSON.stringify(got)}, want ${
-          JSON.stringify(want)}`);
-    } catch (e) {
-      notOk(name, String(e && e.stack || e));
-    }
-  }
+  await runCases(cases);
 }
 
 async function cost() {
