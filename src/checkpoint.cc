@@ -22,9 +22,21 @@ namespace asyncctx {
 namespace internal {
 
 void RuntimeImpl::OnMicrotasksCompleted(v8::Isolate* isolate, void* data) {
-  auto* runtime = static_cast<RuntimeImpl*>(data);
+  auto* use = static_cast<QueueUse*>(data);
+  RuntimeImpl* runtime = use->runtime;
   if (isolate->IsExecutionTerminating())
     runtime->checkpoint_terminated_ = true;
+  if (!compat::kV8PropagatesThenables) {
+    // Every runner queueMicrotask's ring queued into this queue before now
+    // has run or was dropped by V8 (TerminateExecution, even one a host
+    // cancelled before this callback): the contexts of this queue, and only
+    // they, learn it. (Where V8 keeps the data per context this is one walk
+    // more of what EnterRootFrames walks per task.)
+    for (const auto& [state, owned] : runtime->states_) {
+      if (state->microtask_queue == use->queue)
+        state->context_fields[kContextQueueCheckpoints]++;
+    }
+  }
   runtime->stack_.NextCheckpointGeneration();
   if (runtime->options_.host_checkpoints)
     runtime->EndHostTask(/*checkpoint_ended=*/true);

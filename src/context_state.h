@@ -57,8 +57,12 @@ enum ContextField {
   // Runtime options: the thenable repair is allowed, and active here.
   kContextThenableRepair = 1,
   kContextRepairActive = 2,
-  // 3 is free (the checkpoint generation is the isolate's:
-  // ExecutionStack::kCheckpointGeneration).
+  // Checkpoints of this context's microtask queue that completed, counted
+  // where queueMicrotask keeps a ring (!compat::kV8PropagatesThenables): a
+  // runner queued before the last one has run or was dropped by V8
+  // (src/js/queue_microtask.js). The isolate's checkpoint generation is no
+  // substitute: it counts the checkpoints of every queue.
+  kContextQueueCheckpoints = 3,
   // RuntimeOptions::host_checkpoints: the host (or V8, with kAuto) starts
   // checkpoints, in whatever frame its task left (src/js/thenable_repair.js).
   kContextHostCheckpoints = 4,

@@ -32,6 +32,7 @@
   V(kTrackedResources, kContextTrackedResources)                    \
   V(kThenableRepair, kContextThenableRepair)                        \
   V(kRepairActive, kContextRepairActive)                            \
+  V(kQueueCheckpoints, kContextQueueCheckpoints)                    \
   V(kCheckpointGeneration, ExecutionStack::kCheckpointGeneration)   \
   V(kHostCheckpoints, kContextHostCheckpoints)                      \
   V(kErrorTypeError, static_cast<int>(ErrorType::kError))           \

@@ -109,14 +109,16 @@ RuntimeImpl::RuntimeImpl(v8::Isolate* isolate, RuntimeOptions options)
 void RuntimeImpl::RegisterMicrotaskQueue(v8::MicrotaskQueue* queue) {
   if (queue == nullptr)
     return;
-  for (QueueUse& use : microtask_queues_) {
-    if (use.queue == queue) {
-      use.contexts++;
+  for (const std::unique_ptr<QueueUse>& use : microtask_queues_) {
+    if (use->queue == queue) {
+      use->contexts++;
       return;
     }
   }
-  queue->AddMicrotasksCompletedCallback(OnMicrotasksCompleted, this);
-  microtask_queues_.push_back(QueueUse{queue, 1});
+  microtask_queues_.push_back(
+      std::make_unique<QueueUse>(QueueUse{this, queue, 1}));
+  queue->AddMicrotasksCompletedCallback(OnMicrotasksCompleted,
+                                        microtask_queues_.back().get());
 }
 
 int RuntimeImpl::LiveCount() {
@@ -174,8 +176,10 @@ RuntimeImpl::~RuntimeImpl() {
     isolate->RemoveCallCompletedCallback(OnCallCompleted);
     isolate->RemoveBeforeCallEnteredCallback(OnBeforeCallEntered);
   }
-  for (const QueueUse& use : microtask_queues_)
-    use.queue->RemoveMicrotasksCompletedCallback(OnMicrotasksCompleted, this);
+  for (const std::unique_ptr<QueueUse>& use : microtask_queues_) {
+    use->queue->RemoveMicrotasksCompletedCallback(OnMicrotasksCompleted,
+                                                  use.get());
+  }
   if (options_.on_unhandled_rejection) {
     isolate->SetPromiseRejectCallback(nullptr);
   }
@@ -242,12 +246,13 @@ void RuntimeImpl::ReleaseMicrotaskQueue(v8::MicrotaskQueue* queue) {
   // last installed context is collected.
   if (queue == nullptr)
     return;
-  auto it =
-      std::find_if(microtask_queues_.begin(), microtask_queues_.end(),
-                   [queue](const QueueUse& use) { return use.queue == queue; });
-  if (it == microtask_queues_.end() || --it->contexts > 0)
+  auto it = std::find_if(microtask_queues_.begin(), microtask_queues_.end(),
+                         [queue](const std::unique_ptr<QueueUse>& use) {
+                           return use->queue == queue;
+                         });
+  if (it == microtask_queues_.end() || --(*it)->contexts > 0)
     return;
-  queue->RemoveMicrotasksCompletedCallback(OnMicrotasksCompleted, this);
+  queue->RemoveMicrotasksCompletedCallback(OnMicrotasksCompleted, it->get());
   microtask_queues_.erase(it);
 }
 

@@ -307,11 +307,14 @@ class RuntimeImpl final : public Runtime {
   // number of installed contexts that use it (usually one queue: the
   // isolate's default), so that a collected context costs no walk of
   // states_.
+  // Each is the data of its queue's completed callback, so that a
+  // terminated checkpoint marks the contexts of that queue only.
   struct QueueUse {
+    RuntimeImpl* runtime;
     v8::MicrotaskQueue* queue;
     size_t contexts;
   };
-  std::vector<QueueUse> microtask_queues_;
+  std::vector<std::unique_ptr<QueueUse>> microtask_queues_;
   // The states whose destroys are not empty, in the order they got some:
   // a checkpoint's EmitPendingDestroys walks these, not every installed
   // context. destroy_pending_scratch_ is the walk's copy (its storage is

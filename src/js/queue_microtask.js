@@ -18,16 +18,16 @@
 const { newList } = primordials;
 const {
   constants,
+  contextFields,
   enqueueMicrotask,
   enqueueOrGetFrame,
-  fields,
   hookFields,
   queueDestroy,
   reportUncaught,
 } = binding;
 const {
-  kCheckpointGeneration,
   kDestroy,
+  kQueueCheckpoints,
   kTotals,
   kV8PropagatesThenables,
 } = constants;
@@ -91,7 +91,7 @@ let tailChunk;
 let tailIndex = 0;
 let pending = 0;
 let spareChunk;
-let ringGeneration = -1;
+let ringCheckpoints = 0;
 
 // Makes room for one more callback (may throw; nothing is changed then).
 function reserveSlot() {
@@ -124,6 +124,18 @@ function clearRing() {
   pending = 0;
 }
 
+// A checkpoint of this context's microtask queue completed since the last
+// look, so every runner queued before it has run or (after TerminateExecution)
+// was dropped by V8: anything left in the ring is stale. (Only this queue's
+// checkpoints count: a context with a queue of its own keeps its callbacks
+// through the checkpoints of every other queue, and a termination outside a
+// checkpoint drops nothing that V8 still holds.)
+function clearStaleRing() {
+  if (ringCheckpoints === contextFields[kQueueCheckpoints]) return;
+  ringCheckpoints = contextFields[kQueueCheckpoints];
+  if (pending !== 0) clearRing();
+}
+
 function queueMicrotask(callback) {
   if (typeof callback !== 'function') {
     throw invalidArgType('callback', 'function', callback);
@@ -138,13 +150,7 @@ function queueMicrotask(callback) {
     enqueueMicrotask(callback);
     return;
   }
-  if (ringGeneration !== fields[kCheckpointGeneration]) {
-    // A checkpoint completed since the last push, so every runner queued
-    // before it has run or (after TerminateExecution) was dropped by V8:
-    // anything left here is stale.
-    ringGeneration = fields[kCheckpointGeneration];
-    if (pending !== 0) clearRing();
-  }
+  clearStaleRing();
   // Room first: once the runner is queued, nothing may throw.
   reserveSlot();
   // One native call: queues the runner and returns the current frame (null
@@ -234,7 +240,7 @@ function queueMicrotaskWithHooks(callback, frame) {
 
 // After TerminateExecution (see internal/termination).
 function resetAfterTermination() {
-  clearRing();
+  clearStaleRing();
 }
 
 module.exports = {

@@ -6,8 +6,10 @@
 #include <memory>
 #include <string>
 
+#include "absl/cleanup/cleanup.h"
 #include "test/unittests/v8_fixture.h"
 #include "v8-exception.h"
+#include "v8-function.h"
 #include "v8-microtask-queue.h"
 #include "v8-primitive.h"
 #include "v8-script.h"
@@ -316,6 +318,63 @@ TEST_F(InstallTest, ForeignEmbedderDataIsNotTakenForAnInstallation) {
   EXPECT_FALSE(runtime()->IsInstalled(other));
   EXPECT_TRUE(runtime()->Install(other).FromMaybe(false));
   EXPECT_TRUE(runtime()->IsInstalled(other));
+}
+
+// queueMicrotask's ring (V8 10.2) belongs to a context and its runners to
+// that context's queue: a checkpoint of another queue, whether it completes
+// or is terminated, drops none of them.
+TEST_F(InstallTest, QueueMicrotaskCallbackSurvivesACheckpointOfAnotherQueue) {
+  std::unique_ptr<v8::MicrotaskQueue> queue =
+      v8::MicrotaskQueue::New(isolate(), v8::MicrotasksPolicy::kExplicit);
+  absl::Cleanup destroy_runtime = [this] { env().DestroyRuntime(); };
+  v8::Local<v8::Context> own =
+      v8::Context::New(isolate(), nullptr, v8::MaybeLocal<v8::ObjectTemplate>(),
+                       v8::MaybeLocal<v8::Value>(),
+                       v8::DeserializeInternalFieldsCallback(), queue.get());
+  ASSERT_TRUE(runtime()->Install(own).FromMaybe(false));
+  RunString(
+      "globalThis.als = new AsyncLocalStorage(); globalThis.ran = [];"
+      "als.run('x', () => queueMicrotask(() => ran.push('a:' + "
+      "als.getStore()))); ''");
+  RunStringIn(own, "queueMicrotask(() => {}); ''");
+  runtime()->RunMicrotasks(own);
+  RunString(
+      "als.run('y', () => queueMicrotask(() => ran.push('b:' + "
+      "als.getStore()))); ''");
+  runtime()->RunMicrotasks(context());
+  EXPECT_EQ(RunString("ran.join()"), "a:x,b:y");
+
+  // A terminated checkpoint of the other queue drops that queue's jobs only.
+  RunString(
+      "als.run('z', () => queueMicrotask(() => ran.push('c:' + "
+      "als.getStore()))); ''");
+  v8::Local<v8::Function> terminate =
+      v8::Function::New(own,
+                        [](const v8::FunctionCallbackInfo<v8::Value>& info) {
+                          info.GetIsolate()->TerminateExecution();
+                        })
+          .ToLocalChecked();
+  ASSERT_TRUE(own->Global()
+                  ->Set(own, v8::String::NewFromUtf8Literal(isolate(),
+                                                            "terminateNow"),
+                        terminate)
+                  .FromMaybe(false));
+  RunStringIn(own,
+              "globalThis.als = new AsyncLocalStorage(); globalThis.ran = [];"
+              "als.run('t', () => { queueMicrotask(() => terminateNow());"
+              "  queueMicrotask(() => ran.push('dropped')); }); ''");
+  runtime()->RunMicrotasks(own);
+  isolate()->CancelTerminateExecution();
+  RunString(
+      "als.run('w', () => queueMicrotask(() => ran.push('d:' + "
+      "als.getStore()))); ''");
+  runtime()->RunMicrotasks(context());
+  EXPECT_EQ(RunString("ran.join()"), "a:x,b:y,c:z,d:w");
+  // The terminated queue's own ring starts again from its next push.
+  RunStringIn(own, "als.run('u', () => queueMicrotask(() => "
+                   "ran.push('e:' + als.getStore()))); ''");
+  runtime()->RunMicrotasks(own);
+  EXPECT_EQ(RunStringIn(own, "ran.join()"), "e:u");
 }
 
 // A context with its own MicrotaskQueue gets its jobs run, next to a
