@@ -26,6 +26,8 @@ void RuntimeImpl::OnMicrotasksCompleted(v8::Isolate* isolate, void* data) {
   RuntimeImpl* runtime = use->runtime;
   if (isolate->IsExecutionTerminating())
     runtime->checkpoint_terminated_ = true;
+  // Its marker ran, or V8 dropped it with the rest.
+  use->marker_queued = false;
   if (!compat::kV8PropagatesThenables) {
     // Every runner queueMicrotask's ring queued into this queue before now
     // has run or was dropped by V8 (TerminateExecution, even one a host
@@ -51,20 +53,60 @@ void RuntimeImpl::OnCallCompleted(v8::Isolate* isolate) {
 }
 
 void RuntimeImpl::OnBeforeCallEntered(v8::Isolate* isolate) {
-  // A task ended while the isolate was terminating: the layer's reset could
-  // not run then, and must before this call's JavaScript does.
   RuntimeImpl* runtime = RuntimeRegistry::Find(isolate);
-  if (runtime == nullptr || !runtime->checkpoint_terminated_ ||
-      runtime->busy_ > 0 || runtime->callback_scope_depth > 0 ||
-      runtime->in_host_task_end_ || isolate->IsExecutionTerminating()) {
+  if (runtime == nullptr || runtime->busy_ > 0 ||
+      runtime->callback_scope_depth > 0 || runtime->in_host_task_end_ ||
+      isolate->IsExecutionTerminating()) {
     return;
   }
+  if (!compat::kV8PropagatesThenables)
+    runtime->QueueCheckpointMarkers();
+  // A task ended while the isolate was terminating: the layer's reset could
+  // not run then, and must before this call's JavaScript does.
+  if (!runtime->checkpoint_terminated_)
+    return;
   runtime->in_host_task_end_ = true;
   {
     BusyScope busy(runtime);
     runtime->RecoverFromTermination();
   }
   runtime->in_host_task_end_ = false;
+}
+
+void RuntimeImpl::QueueCheckpointMarkers() {
+  for (const std::unique_ptr<QueueUse>& use : microtask_queues_) {
+    if (use->marker_queued)
+      continue;
+    use->marker_queued = true;
+    use->queue->EnqueueMicrotask(isolate(), OnCheckpointMarker, use->queue);
+  }
+}
+
+void RuntimeImpl::OnCheckpointMarker(void* data) {
+  v8::Isolate* isolate = v8::Isolate::GetCurrent();
+  RuntimeImpl* runtime = RuntimeRegistry::Find(isolate);
+  if (runtime == nullptr)
+    return;
+  auto* queue = static_cast<v8::MicrotaskQueue*>(data);
+  auto it = std::find_if(runtime->microtask_queues_.begin(),
+                         runtime->microtask_queues_.end(),
+                         [queue](const std::unique_ptr<QueueUse>& use) {
+                           return use->queue == queue;
+                         });
+  if (it == runtime->microtask_queues_.end())
+    return;
+  (*it)->marker_queued = false;
+  double generation = runtime->stack_.checkpoint_generation();
+  v8::HandleScope handle_scope(isolate);
+  for (const auto& [state, owned] : runtime->states_) {
+    if (state->microtask_queue != queue || state->context.IsEmpty())
+      continue;
+    v8::Local<v8::Context> context = state->context.Get(isolate);
+    compat::SetContinuationData(
+        isolate, context,
+        compat::CheckpointStartFrame(isolate, RootFrame(isolate, state)));
+    state->context_fields[kContextMarkedCheckpoint] = generation;
+  }
 }
 
 void RuntimeImpl::EnterRootFrames() {

@@ -66,6 +66,12 @@ enum ContextField {
   // RuntimeOptions::host_checkpoints: the host (or V8, with kAuto) starts
   // checkpoints, in whatever frame its task left (src/js/thenable_repair.js).
   kContextHostCheckpoints = 4,
+  // The checkpoint generation (ExecutionStack::kCheckpointGeneration) in
+  // which the marker a host task queued first (RuntimeImpl::
+  // OnCheckpointMarker, host_checkpoints on V8 10.2) ran for this context's
+  // queue: from there on the slot is undefined between jobs, as in the
+  // runtime's own checkpoints; -1 before any.
+  kContextMarkedCheckpoint = 5,
   kContextFieldCount = 8,
 };
 

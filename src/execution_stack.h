@@ -97,6 +97,9 @@ class ExecutionStack {
   double trigger_async_id() const { return fields_[kTriggerAsyncId]; }
   double NewAsyncId() { return ++fields_[kAsyncIdCounter]; }
   void NextCheckpointGeneration() { fields_[kCheckpointGeneration]++; }
+  double checkpoint_generation() const {
+    return fields_[kCheckpointGeneration];
+  }
   double DefaultTriggerAsyncId() const {
     double id = fields_[kDefaultTriggerAsyncId];
     return id < 0 ? fields_[kExecutionAsyncId] : id;

@@ -366,6 +366,7 @@ std::unique_ptr<ContextState> RuntimeImpl::NewContextState() {
       options_.thenable_repair ? 1 : 0;
   state->context_fields[kContextHostCheckpoints] =
       options_.host_checkpoints ? 1 : 0;
+  state->context_fields[kContextMarkedCheckpoint] = -1;
   return state;
 }
 

@@ -35,6 +35,7 @@
   V(kQueueCheckpoints, kContextQueueCheckpoints)                    \
   V(kCheckpointGeneration, ExecutionStack::kCheckpointGeneration)   \
   V(kHostCheckpoints, kContextHostCheckpoints)                      \
+  V(kMarkedCheckpoint, kContextMarkedCheckpoint)                    \
   V(kErrorTypeError, static_cast<int>(ErrorType::kError))           \
   V(kErrorTypeTypeError, static_cast<int>(ErrorType::kTypeError))   \
   V(kErrorTypeRangeError, static_cast<int>(ErrorType::kRangeError)) \

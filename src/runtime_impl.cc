@@ -116,7 +116,7 @@ void RuntimeImpl::RegisterMicrotaskQueue(v8::MicrotaskQueue* queue) {
     }
   }
   microtask_queues_.push_back(
-      std::make_unique<QueueUse>(QueueUse{this, queue, 1}));
+      std::make_unique<QueueUse>(QueueUse{this, queue, 1, false}));
   queue->AddMicrotasksCompletedCallback(OnMicrotasksCompleted,
                                         microtask_queues_.back().get());
 }

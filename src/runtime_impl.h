@@ -271,6 +271,16 @@ class RuntimeImpl final : public Runtime {
   // outermost call and before every call into JavaScript.
   static void OnCallCompleted(v8::Isolate* isolate);
   static void OnBeforeCallEntered(v8::Isolate* isolate);
+  // host_checkpoints on V8 10.2: the first thing a host task does queues,
+  // into each queue that has none waiting, a marker job that puts every
+  // context of that queue at the slot's between-jobs value (undefined), so
+  // that the jobs the task queues after it, run in a checkpoint the host
+  // starts, are told apart as in the runtime's own checkpoints: a reaction
+  // finds the frame V8 entered (the root object for a then() at the root),
+  // a thenable job finds undefined (src/js/thenable_repair.js). `data` is
+  // the queue, only compared: the marker may outlive its runtime.
+  void QueueCheckpointMarkers();
+  static void OnCheckpointMarker(void* data);
   // The end of a host's task or checkpoint (host_checkpoints): recovery
   // after termination, rejections, destroy hooks, the root frame. Does
   // nothing while the runtime itself runs JavaScript or a CallbackScope is
@@ -313,6 +323,8 @@ class RuntimeImpl final : public Runtime {
     RuntimeImpl* runtime;
     v8::MicrotaskQueue* queue;
     size_t contexts;
+    // A checkpoint marker waits in the queue (QueueCheckpointMarkers).
+    bool marker_queued = false;
   };
   std::vector<std::unique_ptr<QueueUse>> microtask_queues_;
   // The states whose destroys are not empty, in the order they got some:

@@ -19,6 +19,7 @@ const { constants, contextFields, fields } = binding;
 const {
   kCheckpointGeneration,
   kHostCheckpoints,
+  kMarkedCheckpoint,
   kV8PropagatesThenables,
 } = constants;
 const {
@@ -133,12 +134,15 @@ function enterJobFrame(frame) {
   const current = getFrame();
   if (current === undefined ||
       (current === ROOT && contextFields[kHostCheckpoints] === 1 &&
-       fields[kCheckpointGeneration] !== lastJobGeneration)) {
+       fields[kCheckpointGeneration] !== lastJobGeneration &&
+       contextFields[kMarkedCheckpoint] !== fields[kCheckpointGeneration])) {
     // A thenable job, or a job of the root: its frame is entered here and
-    // the slot put back to undefined after. (Or the first promise job of a
-    // checkpoint the host started: the slot is what the host's task left,
-    // ROOT usually, so a thenable job cannot be told from a reaction V8
-    // entered the root for, and it is taken for a thenable job:
+    // the slot put back to undefined after. (Or, with host_checkpoints, the
+    // first promise job of a checkpoint the host started before the marker
+    // its task queued first ran, kMarkedCheckpoint: the slot is what the
+    // host's task left, ROOT usually, so a thenable job cannot be told from
+    // a reaction V8 entered the root for, and it is taken for a thenable
+    // job. Only jobs queued before the task began come before the marker:
     // docs/semantics.md, "Promise subclasses and species".)
     clearFrameDirty();
     saveFrame(undefined);

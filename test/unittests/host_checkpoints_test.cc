@@ -212,6 +212,39 @@ TEST_P(HostCheckpointsTest, ThenableJobsOfAHostCheckpointKeepTheirStore) {
   ExpectAtRest("after the thenable jobs");
 }
 
+// A reaction queued at the root keeps the root when it is the first job of
+// the host's checkpoint, although its capability (a species constructor's
+// promise) was made inside another run: on V8 10.2 the slot then holds the
+// root object its task left, as it does when V8 enters a reaction captured
+// at the root, and a thenable job must still find its promise's store
+// (docs/semantics.md, "Promise subclasses and species").
+TEST_P(HostCheckpointsTest, FirstJobOfAHostCheckpointOnAForeignCapability) {
+  EXPECT_EQ(Task("globalThis.seen = [];"
+                 "globalThis.kept = als.run('other', () =>"
+                 "  new Promise(() => {}));"
+                 "globalThis.Species = function(executor) {"
+                 "  executor(() => {}, () => {}); return kept; };"
+                 "class P extends Promise {"
+                 "  static get [Symbol.species]() { return Species; } }"
+                 "globalThis.P = P; 0"),
+            "0");
+  EXPECT_EQ(Task("P.resolve().then(() => {"
+                 "  seen.push(String(als.getStore())); });"
+                 "Promise.resolve({ then(resolve) {"
+                 "  seen.push(String(als.getStore())); resolve(); } });"
+                 "als.run('mine', () => Promise.resolve({ then(resolve) {"
+                 "  seen.push(String(als.getStore())); resolve(); } })); 0"),
+            "0");
+  EXPECT_EQ(Task("als.run('first', () => Promise.resolve({ then(resolve) {"
+                 "  seen.push(String(als.getStore())); resolve(); } }));"
+                 "P.resolve().then(() => {"
+                 "  seen.push(String(als.getStore())); }); 0"),
+            "0");
+  EXPECT_EQ(Task("seen.join()"),
+            "undefined,undefined,mine,first,undefined");
+  ExpectAtRest("after the reactions");
+}
+
 TEST_P(HostCheckpointsTest, TerminationInsideRunIsRecovered) {
   EXPECT_EQ(Task("als.run('leaked', () => { terminateNow(); for (;;) {} })"),
             "terminated");
