@@ -245,6 +245,34 @@ TEST_P(HostCheckpointsTest, FirstJobOfAHostCheckpointOnAForeignCapability) {
   ExpectAtRest("after the reactions");
 }
 
+// A checkpoint the host runs between tasks, with no call into V8 (its own
+// microtask, queued with Isolate::EnqueueMicrotask, then
+// PerformMicrotaskCheckpoint), has no marker: its first promise job finds
+// the root object the last task left and is taken for a thenable job, whose
+// promise's store it keeps (thenable_repair.js, lastJobGeneration).
+TEST_P(HostCheckpointsTest, AThenableJobOfAHostCheckpointWithNoMarker) {
+  EXPECT_EQ(Task("globalThis.seen = [];"
+                 "globalThis.hostJob = () => als.run('made', () =>"
+                 "  Promise.resolve({ then(resolve) {"
+                 "    seen.push(String(als.getStore())); resolve(); } })); 0"),
+            "0");
+  {
+    v8::Isolate::Scope isolate_scope(isolate_);
+    v8::HandleScope handle_scope(isolate_);
+    v8::Local<v8::Context> context = context_.Get(isolate_);
+    v8::Context::Scope context_scope(context);
+    v8::Local<v8::Value> job;
+    ASSERT_TRUE(context->Global()
+                    ->Get(context,
+                          v8::String::NewFromUtf8Literal(isolate_, "hostJob"))
+                    .ToLocal(&job));
+    isolate_->EnqueueMicrotask(job.As<v8::Function>());
+    isolate_->PerformMicrotaskCheckpoint();
+  }
+  EXPECT_EQ(Task("seen.join()"), "made");
+  ExpectAtRest("after the thenable job");
+}
+
 TEST_P(HostCheckpointsTest, TerminationInsideRunIsRecovered) {
   EXPECT_EQ(Task("als.run('leaked', () => { terminateNow(); for (;;) {} })"),
             "terminated");
