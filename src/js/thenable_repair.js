@@ -142,7 +142,7 @@ function enterJobFrame(frame) {
     // its task queued first ran, kMarkedCheckpoint: the slot is what the
     // host's task left, ROOT usually, so a thenable job cannot be told from
     // a reaction V8 entered the root for, and it is taken for a thenable
-    // job. Only jobs queued before the task began come before the marker:
+    // job. Only a checkpoint no call into V8 preceded has no marker:
     // docs/semantics.md, "Promise subclasses and species".)
     clearFrameDirty();
     saveFrame(undefined);
