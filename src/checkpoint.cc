@@ -22,8 +22,14 @@ namespace asyncctx {
 namespace internal {
 
 void RuntimeImpl::OnMicrotasksCompleted(v8::Isolate* isolate, void* data) {
-  auto* use = static_cast<QueueUse*>(data);
-  RuntimeImpl* runtime = use->runtime;
+  RuntimeImpl* runtime = RuntimeRegistry::Find(isolate);
+  if (runtime == nullptr)
+    return;
+  // Not found: released while V8 was calling the queue's callbacks (its
+  // last context is gone). Not used past EndHostTask, which may call V8.
+  QueueUse* use = runtime->FindQueueUse(data);
+  if (use == nullptr)
+    return;
   if (isolate->IsExecutionTerminating())
     runtime->checkpoint_terminated_ = true;
   // Its marker ran, or V8 dropped it with the rest.
@@ -74,11 +80,15 @@ void RuntimeImpl::OnBeforeCallEntered(v8::Isolate* isolate) {
 }
 
 void RuntimeImpl::QueueCheckpointMarkers() {
-  for (const std::unique_ptr<QueueUse>& use : microtask_queues_) {
-    if (use->marker_queued)
+  // By index, and `use` is not read after the enqueue: it allocates in V8's
+  // heap, and a GC may collect a queue's last context (the list shrinks).
+  for (size_t i = 0; i < microtask_queues_.size(); i++) {
+    QueueUse& use = microtask_queues_[i];
+    if (use.marker_queued)
       continue;
-    use->marker_queued = true;
-    use->queue->EnqueueMicrotask(isolate(), OnCheckpointMarker, use->queue);
+    use.marker_queued = true;
+    v8::MicrotaskQueue* queue = use.queue;
+    queue->EnqueueMicrotask(isolate(), OnCheckpointMarker, queue);
   }
 }
 
@@ -88,14 +98,10 @@ void RuntimeImpl::OnCheckpointMarker(void* data) {
   if (runtime == nullptr)
     return;
   auto* queue = static_cast<v8::MicrotaskQueue*>(data);
-  auto it = std::find_if(runtime->microtask_queues_.begin(),
-                         runtime->microtask_queues_.end(),
-                         [queue](const std::unique_ptr<QueueUse>& use) {
-                           return use->queue == queue;
-                         });
-  if (it == runtime->microtask_queues_.end())
+  QueueUse* use = runtime->FindQueueUse(queue);
+  if (use == nullptr)
     return;
-  (*it)->marker_queued = false;
+  use->marker_queued = false;
   double generation = runtime->stack_.checkpoint_generation();
   v8::HandleScope handle_scope(isolate);
   for (const auto& [state, owned] : runtime->states_) {

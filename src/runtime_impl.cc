@@ -109,16 +109,32 @@ RuntimeImpl::RuntimeImpl(v8::Isolate* isolate, RuntimeOptions options)
 void RuntimeImpl::RegisterMicrotaskQueue(v8::MicrotaskQueue* queue) {
   if (queue == nullptr)
     return;
-  for (const std::unique_ptr<QueueUse>& use : microtask_queues_) {
-    if (use->queue == queue) {
-      use->contexts++;
-      return;
-    }
+  if (QueueUse* use = FindQueueUse(queue)) {
+    use->contexts++;
+    return;
   }
-  microtask_queues_.push_back(
-      std::make_unique<QueueUse>(QueueUse{this, queue, 1, false}));
+  static std::atomic<uint64_t> next_id{1};
+  QueueUse use{next_id.fetch_add(1, std::memory_order_relaxed), queue, 1,
+               false};
+  microtask_queues_.push_back(use);
   queue->AddMicrotasksCompletedCallback(OnMicrotasksCompleted,
-                                        microtask_queues_.back().get());
+                                        CallbackData(use));
+}
+
+RuntimeImpl::QueueUse* RuntimeImpl::FindQueueUse(void* callback_data) {
+  for (QueueUse& use : microtask_queues_) {
+    if (CallbackData(use) == callback_data)
+      return &use;
+  }
+  return nullptr;
+}
+
+RuntimeImpl::QueueUse* RuntimeImpl::FindQueueUse(v8::MicrotaskQueue* queue) {
+  for (QueueUse& use : microtask_queues_) {
+    if (use.queue == queue)
+      return &use;
+  }
+  return nullptr;
 }
 
 int RuntimeImpl::LiveCount() {
@@ -176,9 +192,9 @@ RuntimeImpl::~RuntimeImpl() {
     isolate->RemoveCallCompletedCallback(OnCallCompleted);
     isolate->RemoveBeforeCallEnteredCallback(OnBeforeCallEntered);
   }
-  for (const std::unique_ptr<QueueUse>& use : microtask_queues_) {
-    use->queue->RemoveMicrotasksCompletedCallback(OnMicrotasksCompleted,
-                                                  use.get());
+  for (const QueueUse& use : microtask_queues_) {
+    use.queue->RemoveMicrotasksCompletedCallback(OnMicrotasksCompleted,
+                                                 CallbackData(use));
   }
   if (options_.on_unhandled_rejection) {
     isolate->SetPromiseRejectCallback(nullptr);
@@ -246,13 +262,13 @@ void RuntimeImpl::ReleaseMicrotaskQueue(v8::MicrotaskQueue* queue) {
   // last installed context is collected.
   if (queue == nullptr)
     return;
-  auto it = std::find_if(microtask_queues_.begin(), microtask_queues_.end(),
-                         [queue](const std::unique_ptr<QueueUse>& use) {
-                           return use->queue == queue;
-                         });
-  if (it == microtask_queues_.end() || --(*it)->contexts > 0)
+  auto it = std::find_if(
+      microtask_queues_.begin(), microtask_queues_.end(),
+      [queue](const QueueUse& use) { return use.queue == queue; });
+  if (it == microtask_queues_.end() || --it->contexts > 0)
     return;
-  queue->RemoveMicrotasksCompletedCallback(OnMicrotasksCompleted, it->get());
+  queue->RemoveMicrotasksCompletedCallback(OnMicrotasksCompleted,
+                                           CallbackData(*it));
   microtask_queues_.erase(it);
 }
 

@@ -317,16 +317,28 @@ class RuntimeImpl final : public Runtime {
   // number of installed contexts that use it (usually one queue: the
   // isolate's default), so that a collected context costs no walk of
   // states_.
-  // Each is the data of its queue's completed callback, so that a
-  // terminated checkpoint marks the contexts of that queue only.
+  // Each has an id, unique in the process, that is the data of its queue's
+  // completed callback (so that a checkpoint counts for the contexts of
+  // that queue only). Not a pointer: V8 calls the callbacks from a copy of
+  // its list, so one removed while a host's callback of the same queue
+  // runs (a GC that collects the queue's last context) is still called
+  // once, and must find nothing.
   struct QueueUse {
-    RuntimeImpl* runtime;
+    uint64_t id;
     v8::MicrotaskQueue* queue;
     size_t contexts;
     // A checkpoint marker waits in the queue (QueueCheckpointMarkers).
-    bool marker_queued = false;
+    bool marker_queued;
   };
-  std::vector<std::unique_ptr<QueueUse>> microtask_queues_;
+  // Null if the id is no longer registered.
+  QueueUse* FindQueueUse(void* callback_data);
+  QueueUse* FindQueueUse(v8::MicrotaskQueue* queue);
+  static void* CallbackData(const QueueUse& use) {
+    return reinterpret_cast<void*>(static_cast<uintptr_t>(use.id));
+  }
+  // It shrinks when a queue's last context is collected, which a GC may do
+  // inside any V8 call that allocates: a walk that calls V8 goes by index.
+  std::vector<QueueUse> microtask_queues_;
   // The states whose destroys are not empty, in the order they got some:
   // a checkpoint's EmitPendingDestroys walks these, not every installed
   // context. destroy_pending_scratch_ is the walk's copy (its storage is
