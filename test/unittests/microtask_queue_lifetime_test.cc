@@ -88,6 +88,68 @@ TEST(MicrotaskQueueLifetimeTest, ManyQueuesComeAndGoThenTheRuntimeIsDestroyed) {
   env.reset();
 }
 
+// V8 calls a queue's completed callbacks from a copy of its list: a host's
+// callback registered before the runtime's that collects the queue's last
+// installed context (the runtime then unregisters from the queue) is
+// followed by a call of the runtime's callback all the same, which must
+// find nothing of that queue (ASan: a heap-use-after-free when the
+// callback's data was the freed record).
+TEST(MicrotaskQueueLifetimeTest, QueueReleasedInsideAHostCompletedCallback) {
+  auto env = std::make_unique<TestIsolate>();
+  v8::Isolate* isolate = env->isolate();
+  {
+    v8::Isolate::Scope isolate_scope(isolate);
+    std::unique_ptr<v8::MicrotaskQueue> queue =
+        v8::MicrotaskQueue::New(isolate, v8::MicrotasksPolicy::kExplicit);
+    struct Host {
+      TestIsolate* env;
+      v8::Global<v8::Context> weak;
+      bool collected = false;
+    } host{env.get(), {}, false};
+    queue->AddMicrotasksCompletedCallback(
+        [](v8::Isolate*, void* data) {
+          auto* host = static_cast<Host*>(data);
+          if (host->weak.IsEmpty() && host->collected)
+            return;
+          for (int i = 0; i < 5 && !host->weak.IsEmpty(); i++)
+            host->env->CollectGarbage();
+          host->collected = host->weak.IsEmpty();
+        },
+        &host);
+    {
+      v8::HandleScope handle_scope(isolate);
+      v8::Local<v8::Context> sandbox =
+          v8::Context::New(isolate, nullptr, {}, {},
+                           v8::DeserializeInternalFieldsCallback(),
+                           queue.get());
+      ASSERT_TRUE(env->runtime()->Install(sandbox).FromMaybe(false));
+      EXPECT_EQ(env->RunStringIn(sandbox,
+                                 "new AsyncLocalStorage().run(1, () =>"
+                                 "  queueMicrotask(() => {})); 'queued'"),
+                "queued");
+      host.weak.Reset(isolate, sandbox);
+      host.weak.SetWeak();
+    }
+    {
+      v8::HandleScope handle_scope(isolate);
+      env->runtime()->RunMicrotasks(env->context());
+    }
+    // The sandbox's queued job runs; then the host's callback collects the
+    // sandbox, then V8 calls the runtime's.
+    queue->PerformCheckpoint(isolate);
+    EXPECT_TRUE(host.collected);
+    {
+      v8::HandleScope handle_scope(isolate);
+      v8::Context::Scope context_scope(env->context());
+      EXPECT_EQ(env->RunString("new AsyncLocalStorage().run(2, () => 'ok')"),
+                "ok");
+      env->runtime()->RunMicrotasks(env->context());
+    }
+    env->DestroyRuntime();
+  }
+  env.reset();
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace asyncctx
