@@ -262,9 +262,9 @@ void RuntimeImpl::ReleaseMicrotaskQueue(v8::MicrotaskQueue* queue) {
   // last installed context is collected.
   if (queue == nullptr)
     return;
-  auto it = std::find_if(
-      microtask_queues_.begin(), microtask_queues_.end(),
-      [queue](const QueueUse& use) { return use.queue == queue; });
+  auto it =
+      std::find_if(microtask_queues_.begin(), microtask_queues_.end(),
+                   [queue](const QueueUse& use) { return use.queue == queue; });
   if (it == microtask_queues_.end() || --it->contexts > 0)
     return;
   queue->RemoveMicrotasksCompletedCallback(OnMicrotasksCompleted,

@@ -241,8 +241,7 @@ TEST_P(HostCheckpointsTest, FirstJobOfAHostCheckpointOnAForeignCapability) {
                  "P.resolve().then(() => {"
                  "  seen.push(String(als.getStore())); }); 0"),
             "0");
-  EXPECT_EQ(Task("seen.join()"),
-            "undefined,undefined,mine,first,undefined");
+  EXPECT_EQ(Task("seen.join()"), "undefined,undefined,mine,first,undefined");
   ExpectAtRest("after the reactions");
 }
 

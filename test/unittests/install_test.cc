@@ -354,11 +354,11 @@ TEST_F(InstallTest, QueueMicrotaskCallbackSurvivesACheckpointOfAnotherQueue) {
                           info.GetIsolate()->TerminateExecution();
                         })
           .ToLocalChecked();
-  ASSERT_TRUE(own->Global()
-                  ->Set(own, v8::String::NewFromUtf8Literal(isolate(),
-                                                            "terminateNow"),
-                        terminate)
-                  .FromMaybe(false));
+  ASSERT_TRUE(
+      own->Global()
+          ->Set(own, v8::String::NewFromUtf8Literal(isolate(), "terminateNow"),
+                terminate)
+          .FromMaybe(false));
   RunStringIn(own,
               "globalThis.als = new AsyncLocalStorage(); globalThis.ran = [];"
               "als.run('t', () => { queueMicrotask(() => terminateNow());"
@@ -371,8 +371,9 @@ TEST_F(InstallTest, QueueMicrotaskCallbackSurvivesACheckpointOfAnotherQueue) {
   runtime()->RunMicrotasks(context());
   EXPECT_EQ(RunString("ran.join()"), "a:x,b:y,c:z,d:w");
   // The terminated queue's own ring starts again from its next push.
-  RunStringIn(own, "als.run('u', () => queueMicrotask(() => "
-                   "ran.push('e:' + als.getStore()))); ''");
+  RunStringIn(own,
+              "als.run('u', () => queueMicrotask(() => "
+              "ran.push('e:' + als.getStore()))); ''");
   runtime()->RunMicrotasks(own);
   EXPECT_EQ(RunStringIn(own, "ran.join()"), "e:u");
 }

@@ -118,10 +118,9 @@ TEST(MicrotaskQueueLifetimeTest, QueueReleasedInsideAHostCompletedCallback) {
         &host);
     {
       v8::HandleScope handle_scope(isolate);
-      v8::Local<v8::Context> sandbox =
-          v8::Context::New(isolate, nullptr, {}, {},
-                           v8::DeserializeInternalFieldsCallback(),
-                           queue.get());
+      v8::Local<v8::Context> sandbox = v8::Context::New(
+          isolate, nullptr, {}, {}, v8::DeserializeInternalFieldsCallback(),
+          queue.get());
       ASSERT_TRUE(env->runtime()->Install(sandbox).FromMaybe(false));
       EXPECT_EQ(env->RunStringIn(sandbox,
                                  "new AsyncLocalStorage().run(1, () =>"
