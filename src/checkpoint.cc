@@ -170,13 +170,16 @@ void RuntimeImpl::EndHostTask(bool checkpoint_ended) {
 }
 
 void RuntimeImpl::RecoverFromTermination() {
-  if (stack_.depth() == 0 && !checkpoint_terminated_)
+  if (stack_.depth() == 0 && !checkpoint_terminated_ &&
+      !stack_.hook_calls_open()) {
     return;
+  }
   // Outside of every CallbackScope no JavaScript scope can be open, so what
   // is left was abandoned by TerminateExecution (finally blocks and `after`
   // hooks do not run then).
   checkpoint_terminated_ = false;
   stack_.UnwindTo(0);
+  stack_.ResetHookCallsOpen();
   std::fill(host_resources_.begin(), host_resources_.end(), nullptr);
   v8::Isolate* isolate = this->isolate();
   v8::HandleScope handle_scope(isolate);

@@ -40,6 +40,12 @@ class ExecutionStack {
     // after termination): one counter for every context, so that a
     // checkpoint costs the same however many contexts are installed.
     kCheckpointGeneration = 5,
+    // Hook callers open in any context of the isolate (src/js/hooks.js
+    // counts each call of a kind's callbacks in and out). Not 0 with no
+    // JavaScript running only when TerminateExecution skipped a caller's
+    // `finally`: the one sign of that termination when it left nothing on
+    // the execution stack (a hook called by a top-level script).
+    kHookCallsOpen = 6,
     kFieldCount = 8,
   };
 
@@ -97,6 +103,8 @@ class ExecutionStack {
   double trigger_async_id() const { return fields_[kTriggerAsyncId]; }
   double NewAsyncId() { return ++fields_[kAsyncIdCounter]; }
   void NextCheckpointGeneration() { fields_[kCheckpointGeneration]++; }
+  bool hook_calls_open() const { return fields_[kHookCallsOpen] != 0; }
+  void ResetHookCallsOpen() { fields_[kHookCallsOpen] = 0; }
   double checkpoint_generation() const {
     return fields_[kCheckpointGeneration];
   }

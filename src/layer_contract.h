@@ -34,6 +34,7 @@
   V(kRepairActive, kContextRepairActive)                            \
   V(kQueueCheckpoints, kContextQueueCheckpoints)                    \
   V(kCheckpointGeneration, ExecutionStack::kCheckpointGeneration)   \
+  V(kHookCallsOpen, ExecutionStack::kHookCallsOpen)                 \
   V(kHostCheckpoints, kContextHostCheckpoints)                      \
   V(kMarkedCheckpoint, kContextMarkedCheckpoint)                    \
   V(kErrorTypeError, static_cast<int>(ErrorType::kError))           \

@@ -9,7 +9,7 @@
 'use strict';
 
 const { TypeErrorCtor, newList } = primordials;
-const { constants, hookFields, reportHookError } = binding;
+const { constants, fields, hookFields, reportHookError } = binding;
 const {
   kInit,
   kBefore,
@@ -19,6 +19,7 @@ const {
   kTotals,
   kHookCallDepth,
   kRunningHook,
+  kHookCallsOpen,
 } = constants;
 const { isProgramStackOverflow, makeError } = require('internal/errors');
 
@@ -149,13 +150,17 @@ function defineAsyncHook() {
     // (time exponential in the depth). Nothing before the depth test calls a
     // function, which could itself overflow at the limit. The depth and the
     // running kind are shared with C++, which applies the same rule to an
-    // overflow in V8's promise hooks (src/message_routing.cc).
+    // overflow in V8's promise hooks (src/message_routing.cc); and
+    // fields[kHookCallsOpen] counts the open callers of every context of the
+    // isolate for C++, which takes one left open with no JavaScript running
+    // for a TerminateExecution inside a hook (src/checkpoint.cc).
     static {
       callInitHooks = function(asyncId, type, triggerAsyncId, resource) {
         const hooks = initHooks;
         const outerHook = hookFields[kRunningHook];
         hookFields[kRunningHook] = kInit;
         hookFields[kHookCallDepth]++;
+        fields[kHookCallsOpen]++;
         try {
           for (let i = 0; i < hooks.length; i++) {
             try {
@@ -169,6 +174,7 @@ function defineAsyncHook() {
             }
           }
         } finally {
+          fields[kHookCallsOpen]--;
           hookFields[kHookCallDepth]--;
           hookFields[kRunningHook] = outerHook;
         }
@@ -179,6 +185,7 @@ function defineAsyncHook() {
         const outerHook = hookFields[kRunningHook];
         hookFields[kRunningHook] = kBefore;
         hookFields[kHookCallDepth]++;
+        fields[kHookCallsOpen]++;
         try {
           for (let i = 0; i < hooks.length; i++) {
             try {
@@ -192,6 +199,7 @@ function defineAsyncHook() {
             }
           }
         } finally {
+          fields[kHookCallsOpen]--;
           hookFields[kHookCallDepth]--;
           hookFields[kRunningHook] = outerHook;
         }
@@ -202,6 +210,7 @@ function defineAsyncHook() {
         const outerHook = hookFields[kRunningHook];
         hookFields[kRunningHook] = kAfter;
         hookFields[kHookCallDepth]++;
+        fields[kHookCallsOpen]++;
         try {
           for (let i = 0; i < hooks.length; i++) {
             try {
@@ -215,6 +224,7 @@ function defineAsyncHook() {
             }
           }
         } finally {
+          fields[kHookCallsOpen]--;
           hookFields[kHookCallDepth]--;
           hookFields[kRunningHook] = outerHook;
         }
@@ -225,6 +235,7 @@ function defineAsyncHook() {
         const outerHook = hookFields[kRunningHook];
         hookFields[kRunningHook] = kDestroy;
         hookFields[kHookCallDepth]++;
+        fields[kHookCallsOpen]++;
         try {
           for (let i = 0; i < hooks.length; i++) {
             try {
@@ -238,6 +249,7 @@ function defineAsyncHook() {
             }
           }
         } finally {
+          fields[kHookCallsOpen]--;
           hookFields[kHookCallDepth]--;
           hookFields[kRunningHook] = outerHook;
         }
@@ -248,6 +260,7 @@ function defineAsyncHook() {
         const outerHook = hookFields[kRunningHook];
         hookFields[kRunningHook] = kPromiseResolve;
         hookFields[kHookCallDepth]++;
+        fields[kHookCallsOpen]++;
         try {
           for (let i = 0; i < hooks.length; i++) {
             try {
@@ -261,6 +274,7 @@ function defineAsyncHook() {
             }
           }
         } finally {
+          fields[kHookCallsOpen]--;
           hookFields[kHookCallDepth]--;
           hookFields[kRunningHook] = outerHook;
         }

@@ -312,6 +312,37 @@ TEST_P(HostCheckpointsTest, TerminationInsideAHookIsRecovered) {
   ExpectAtRest("after the next hook");
 }
 
+// Terminated inside an init hook that a top-level script called: nothing
+// is on the execution stack, only the hook caller's count of open hook
+// calls tells the runtime. The program's next stack overflow inside a hook
+// callback (which makes a dozen calls of its own, so the layer catches it
+// with room to look at it) is the program's RangeError again, not a hook
+// error counted at depth 2 (which would terminate the task).
+TEST_P(HostCheckpointsTest, TerminationInsideAHookAtTheTopLevelIsRecovered) {
+  EXPECT_EQ(Task("globalThis.h = asyncHooks.createHook({init(id, type) {"
+                 "  if (type === 'T') { terminateNow(); for (;;) {} } }})"
+                 "  .enable();"
+                 "new AsyncResource('T');"),
+            "terminated");
+  ExpectAtRest("after a termination inside a hook");
+  EXPECT_EQ(Task(R"JS(
+    h.disable();
+    (() => {
+      function chain(n) { return n === 0 ? 0 : chain(n - 1) + 1; }
+      const hook = asyncHooks.createHook({init() { chain(12); }}).enable();
+      let caught = 0;
+      (function deep() {
+        try { deep(); } catch {}
+        try { new AsyncResource('X'); } catch (e) { caught++; }
+      })();
+      hook.disable();
+      return caught > 0;
+    })()
+  )JS"),
+            "true");
+  ExpectAtRest("after the overflows");
+}
+
 TEST_P(HostCheckpointsTest, TerminationInsideAMicrotaskIsRecovered) {
   Task(
       "als.run('leaked', () => queueMicrotask(() =>"

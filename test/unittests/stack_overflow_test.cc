@@ -231,6 +231,61 @@ TEST_F(StackOverflowTest, HookErrorFromStackOverflowHasAReadableMessage) {
             "init|RangeError: Maximum call stack size exceeded");
 }
 
+// A hook callback that recurses through the hooks (from a shallow stack)
+// until V8's call of the layer's promise hook overflows: V8 calls promise
+// hooks from C++, whose entry into JavaScript fails some 40 KB before the
+// limit, so the overflow lands there, inside the recursing callback at hook
+// call depth 2 or more, and C++ reports it as a hook error named by the kind
+// the layer says is running (src/message_routing.cc). Each scenario names
+// the callback that recurses; every hook error of a scenario (V8's, and the
+// ones the recursion then throws in JavaScript at the limit) names that
+// kind. (Not covered: the kind restored after a callback of another kind
+// returns inside the recursing one. There the recursion also overflows in
+// JavaScript inside that other callback, a hook error rightly named by it,
+// so the names cannot tell the two apart.)
+TEST_F(StackOverflowTest, OverflowInAPromiseHookNamesTheRunningHook) {
+  // name: the expected kind, then the script.
+  const char* const kScenarios[][2] = {
+      // Recursion through the callback's own kind.
+      {"before",
+       "const r = new AsyncResource('R');"
+       "h = asyncHooks.createHook({before() {"
+       "  Promise.resolve(); r.runInAsyncScope(() => {}); }}).enable();"
+       "r.runInAsyncScope(() => {});"},
+      {"after",
+       "const r = new AsyncResource('R');"
+       "h = asyncHooks.createHook({after() {"
+       "  Promise.resolve(); r.runInAsyncScope(() => {}); }}).enable();"
+       "r.runInAsyncScope(() => {});"},
+      {"promiseResolve",
+       "h = asyncHooks.createHook({promiseResolve() { Promise.resolve(1); }})"
+       "  .enable();"
+       "Promise.resolve(1);"},
+      // Init's recursion started by a before callback: the running kind is
+      // init inside it, not the outer before.
+      {"init",
+       "const r = new AsyncResource('R'); let started = false;"
+       "h = asyncHooks.createHook({"
+       "  init() { if (started) Promise.resolve(); },"
+       "  before() { if (!started) { started = true; Promise.resolve(); } },"
+       "}).enable();"
+       "r.runInAsyncScope(() => {});"},
+  };
+  for (const auto& [kind, script] : kScenarios) {
+    SCOPED_TRACE(script);
+    reports_.hook_errors.clear();
+    RunString(std::string("(() => { let h; try {") + script +
+              "} finally { h?.disable(); } })()");
+    ASSERT_FALSE(reports_.hook_errors.empty()) << "no hook error";
+    for (const std::string& error : reports_.hook_errors) {
+      EXPECT_EQ(error.substr(0, error.find('|')), kind) << error;
+    }
+    reports_.uncaught.clear();
+    env().runtime()->RunMicrotasks(context());
+    ExpectAtRest("after the scenario");
+  }
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace asyncctx

@@ -67,6 +67,40 @@ TEST_F(TerminationTest, TerminatedResourceIsNotTheNextHostCallbacksResource) {
   ExpectAtRest("after the host callback");
 }
 
+// A termination inside a hook callback skips the hook caller's `finally`,
+// which counts the callback out (the hook call depth). The reset after the
+// termination zeroes it: else the program's next stack overflow inside a
+// hook callback, at hook call depth 1, would be counted at depth 2 and
+// reported as a hook error instead of reaching the program's catch
+// (internal/hooks' resetAfterTermination made a no-op: found by
+// tools/mutate).
+TEST_F(TerminationTest, TerminationInsideAHookCallbackResetsTheHookCallDepth) {
+  RunTerminated(
+      "globalThis.h = asyncHooks.createHook({init(id, type) {"
+      "  if (type === 'T') { terminateNow(); for (;;) {} } }}).enable();"
+      "new AsyncResource('T');");
+  Recover();
+  RunString("h.disable()");
+  // The program's overflow inside an init callback that makes a dozen
+  // calls of its own (so the layer catches it with room to look at it).
+  EXPECT_EQ(RunString(R"JS(
+    (() => {
+      function chain(n) { return n === 0 ? 0 : chain(n - 1) + 1; }
+      const hook = asyncHooks.createHook({init() { chain(12); }}).enable();
+      let caught = 0;
+      (function deep() {
+        try { deep(); } catch {}
+        try { new AsyncResource('X'); } catch (e) { caught++; }
+      })();
+      hook.disable();
+      return caught > 0;
+    })()
+  )JS"),
+            "true");
+  EXPECT_TRUE(reports_.hook_errors.empty()) << reports_.Summary();
+  ExpectAtRest("after the overflows");
+}
+
 // As above, in a microtask run by Runtime::RunMicrotasks().
 TEST_F(TerminationTest, TerminationInATopLevelCheckpointLeavesTheStackEmpty) {
   RunString(
