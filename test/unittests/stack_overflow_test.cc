@@ -231,6 +231,50 @@ TEST_F(StackOverflowTest, HookErrorFromStackOverflowHasAReadableMessage) {
             "init|RangeError: Maximum call stack size exceeded");
 }
 
+// Destroy hooks called by a host at the program's depth (a native function
+// that calls Runtime::EmitPendingDestroys, as hosts may): an overflow
+// inside the destroy callback, at hook call depth 1, is the program's
+// RangeError, never a hook error; and the count of hook calls is intact
+// afterwards (a destroy that recurses through the hooks from a shallow
+// stack is still a hook error). The callback makes 600 calls of its own:
+// the runtime enters JavaScript from C++, which wants some 40 KB of
+// headroom, so only an overflow that deep inside the callback leaves the
+// layer's catch room to look at it.
+TEST_F(StackOverflowTest,
+       DestroyHookAtTheStackLimitGivesTheProgramItsRangeError) {
+  SetFunction(
+      context(), "emitNow",
+      [](const v8::FunctionCallbackInfo<v8::Value>&) {
+        FunctionData<Runtime>()->EmitPendingDestroys();
+      },
+      runtime());
+  EXPECT_EQ(RunString(R"JS(
+    (() => {
+      function chain(n) { return n === 0 ? 0 : chain(n - 1) + 1; }
+      let ran = 0;
+      const hook = asyncHooks.createHook({
+        destroy() { ran++; chain(600); },
+      }).enable();
+      let caught = 0;
+      (function deep() {
+        try { deep(); } catch {}
+        try {
+          new AsyncResource('D').emitDestroy();
+          emitNow();
+        } catch (e) {
+          if (!(e instanceof RangeError)) throw e;
+          caught++;
+        }
+      })();
+      hook.disable();
+      return `${caught > 0} ${ran > 0}`;
+    })()
+  )JS"),
+            "true true");
+  EXPECT_TRUE(reports_.hook_errors.empty()) << reports_.Summary();
+  ExpectAtRest("after the overflows");
+}
+
 // A hook callback that recurses through the hooks (from a shallow stack)
 // until V8's call of the layer's promise hook overflows: V8 calls promise
 // hooks from C++, whose entry into JavaScript fails some 40 KB before the
@@ -239,10 +283,12 @@ TEST_F(StackOverflowTest, HookErrorFromStackOverflowHasAReadableMessage) {
 // the layer says is running (src/message_routing.cc). Each scenario names
 // the callback that recurses; every hook error of a scenario (V8's, and the
 // ones the recursion then throws in JavaScript at the limit) names that
-// kind. (Not covered: the kind restored after a callback of another kind
-// returns inside the recursing one. There the recursion also overflows in
-// JavaScript inside that other callback, a hook error rightly named by it,
-// so the names cannot tell the two apart.)
+// kind. (Not covered: destroy, whose callbacks cannot recurse through
+// destroy hooks, since no batch is emitted inside a batch; and the kind
+// restored after a callback of
+// another kind returns inside the recursing one. There the recursion also
+// overflows in JavaScript inside that other callback, a hook error rightly
+// named by it, so the names cannot tell the two apart.)
 TEST_F(StackOverflowTest, OverflowInAPromiseHookNamesTheRunningHook) {
   // name: the expected kind, then the script.
   const char* const kScenarios[][2] = {
