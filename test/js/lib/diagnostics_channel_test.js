@@ -447,18 +447,31 @@ test('runStores: subscribers get the data and the name inside the stores',
 
 // Node 26 asks a bound store for withScope instead (a plain object with
 // only run throws there); Node 24 calls its run, as here.
-test('runStores: an enterWith in fn stays when no store was entered here',
-     () => {
+test('runStores: a custom store only: published inside its run, then fn; ' +
+         'an enterWith in fn stays', () => {
   if (nodeMajor >= 26) return;
   const als = new AsyncLocalStorage();
-  const ch = dc.channel(fresh('customonly'));
+  const name = fresh('customonly');
+  const ch = dc.channel(name);
+  const seen = [];
+  ch.subscribe((data, channelName) => seen.push(['published', data,
+                                                channelName]));
   ch.bindStore({run(value, next) {
-    return next();
-  }});
+    seen.push(['run', value]);
+    const result = next();
+    seen.push('run returns');
+    return result;
+  }}, (data) => data + 1);
   als.run('outer', () => {
-    ch.runStores(1, () => als.enterWith('inside fn'));
+    assert.equal(ch.runStores(1, function(a) {
+      seen.push(['fn', this, a]);
+      als.enterWith('inside fn');
+      return 'r';
+    }, 'self', 'arg'), 'r');
     assert.equal(als.getStore(), 'inside fn');
   });
+  assert.deepEqual(seen, [['run', 2], ['published', 1, name],
+                          ['fn', 'self', 'arg'], 'run returns']);
 });
 
 test('runStores: a store without run throws a TypeError', () => {
