@@ -73,32 +73,54 @@ TEST_F(TerminationTest, TerminatedResourceIsNotTheNextHostCallbacksResource) {
 // hook callback, at hook call depth 1, would be counted at depth 2 and
 // reported as a hook error instead of reaching the program's catch
 // (internal/hooks' resetAfterTermination made a no-op: found by
-// tools/mutate).
+// tools/mutate). Each kind whose callback can run with nothing on the
+// execution stack and outside a checkpoint: init and promiseResolve called
+// by a top-level script, destroy emitted by the host from a task (before
+// and after always have their resource's entry on the stack). Each is the
+// first hook call since the last reset.
 TEST_F(TerminationTest, TerminationInsideAHookCallbackResetsTheHookCallDepth) {
-  RunTerminated(
+  SetFunction(
+      context(), "emitNow",
+      [](const v8::FunctionCallbackInfo<v8::Value>&) {
+        FunctionData<Runtime>()->EmitPendingDestroys();
+      },
+      runtime());
+  const char* const kScripts[] = {
       "globalThis.h = asyncHooks.createHook({init(id, type) {"
       "  if (type === 'T') { terminateNow(); for (;;) {} } }}).enable();"
-      "new AsyncResource('T');");
-  Recover();
-  RunString("h.disable()");
-  // The program's overflow inside an init callback that makes a dozen
-  // calls of its own (so the layer catches it with room to look at it).
-  EXPECT_EQ(RunString(R"JS(
-    (() => {
-      function chain(n) { return n === 0 ? 0 : chain(n - 1) + 1; }
-      const hook = asyncHooks.createHook({init() { chain(12); }}).enable();
-      let caught = 0;
-      (function deep() {
-        try { deep(); } catch {}
-        try { new AsyncResource('X'); } catch (e) { caught++; }
-      })();
-      hook.disable();
-      return caught > 0;
-    })()
-  )JS"),
-            "true");
-  EXPECT_TRUE(reports_.hook_errors.empty()) << reports_.Summary();
-  ExpectAtRest("after the overflows");
+      "new AsyncResource('T');",
+      "globalThis.h = asyncHooks.createHook({promiseResolve() {"
+      "  terminateNow(); for (;;) {} }}).enable();"
+      "Promise.resolve(1);",
+      "globalThis.h = asyncHooks.createHook({destroy() {"
+      "  terminateNow(); for (;;) {} }}).enable();"
+      "new AsyncResource('T').emitDestroy(); emitNow();",
+  };
+  for (const char* script : kScripts) {
+    SCOPED_TRACE(script);
+    RunTerminated(script);
+    Recover();
+    RunString("h.disable()");
+    // The program's overflow inside an init callback that makes a dozen
+    // calls of its own (so the layer catches it with room to look at it).
+    EXPECT_EQ(RunString(R"JS(
+      (() => {
+        function chain(n) { return n === 0 ? 0 : chain(n - 1) + 1; }
+        const hook = asyncHooks.createHook({init() { chain(12); }}).enable();
+        let caught = 0;
+        (function deep() {
+          try { deep(); } catch {}
+          try { new AsyncResource('X'); } catch (e) { caught++; }
+        })();
+        hook.disable();
+        return caught > 0;
+      })()
+    )JS"),
+              "true");
+    EXPECT_TRUE(reports_.hook_errors.empty()) << reports_.Summary();
+    reports_.hook_errors.clear();
+    ExpectAtRest("after the overflows");
+  }
 }
 
 // As above, in a microtask run by Runtime::RunMicrotasks().
