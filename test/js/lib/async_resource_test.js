@@ -270,10 +270,17 @@ test('runInAsyncScope with a non-function throws ERR_INVALID_ARG_TYPE and ' +
      () => {
        const resource = new AsyncResource('Bad');
        const outer = ids();
-       for (const value of [undefined, null, 1, 'f', {}]) {
-         const err = assert.throws(() => resource.runInAsyncScope(value),
+       const received = ['undefined', 'null', 'type number (1)',
+                         "type string ('f')", 'an instance of Object'];
+       const values = [undefined, null, 1, 'f', {}];
+       for (let i = 0; i < values.length; i++) {
+         const err = assert.throws(() => resource.runInAsyncScope(values[i]),
                                    TypeError);
          assert.equal(err.code, 'ERR_INVALID_ARG_TYPE');
+         // Node's wording for the argument (Node 24 itself lets
+         // Function.prototype.apply throw here).
+         assert.equal(err.message, 'The "fn" argument must be of type ' +
+                                       `function. Received ${received[i]}`);
          assert.deepEqual(ids(), outer);
        }
      });
