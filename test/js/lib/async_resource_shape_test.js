@@ -48,3 +48,20 @@ test('a bound function passes its this (or thisArg) and every argument',
          assert.deepEqual(resource.bind(fn, self)(...args), [true, args]);
        }
      });
+
+// Node 24: `asyncResource` is an own enumerable, writable, configurable
+// property of the bound function; `length` is fn's, not enumerable.
+test('a bound function\'s asyncResource and length descriptors', () => {
+  const resource = new AsyncResource('Shape');
+  for (const bound of [resource.bind(function(a, b) {}),
+                       AsyncResource.bind(function(a, b) {})]) {
+    const own = Object.getOwnPropertyDescriptor(bound, 'asyncResource');
+    assert.deepEqual([own.writable, own.enumerable, own.configurable],
+                     [true, true, true]);
+    assert(own.value instanceof AsyncResource);
+    assert.deepEqual(Object.keys(bound), ['asyncResource']);
+    const length = Object.getOwnPropertyDescriptor(bound, 'length');
+    assert.deepEqual([length.value, length.writable, length.enumerable,
+                      length.configurable], [2, false, false, true]);
+  }
+});
