@@ -110,11 +110,25 @@ function defineAsyncHook() {
         counted = true;
         refreshPromiseHooks();
       } catch (err) {
-        // A stack overflow before V8's promise hooks changed: undone (with
-        // calls that succeeded at this depth already), so that the counts,
-        // the lists and the promise hooks still agree.
-        setHookLists(lists[0], lists[1], lists[2], lists[3], lists[4]);
-        if (counted) this.#count(-delta);
+        // A stack overflow before V8's promise hooks changed: undone, so
+        // that the counts, the lists and the promise hooks still agree, and
+        // the call changes nothing. Plain assignments only: a call here is
+        // at the depth that just overflowed, and could overflow again
+        // (leaving the change made while the caller gets a RangeError).
+        initHooks = lists[0];
+        beforeHooks = lists[1];
+        afterHooks = lists[2];
+        destroyHooks = lists[3];
+        promiseResolveHooks = lists[4];
+        if (counted) {
+          if (hasInit) hookFields[kInit] -= delta;
+          if (hasBefore) hookFields[kBefore] -= delta;
+          if (hasAfter) hookFields[kAfter] -= delta;
+          if (hasDestroy) hookFields[kDestroy] -= delta;
+          if (hasResolve) hookFields[kPromiseResolve] -= delta;
+          hookFields[kTotals] -= delta;
+          this.#enabled = delta < 0;
+        }
         throw err;
       }
     }
